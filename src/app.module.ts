@@ -1,0 +1,48 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import type { Request } from 'express';
+import { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { loggerOptions } from './logging/logger-options';
+import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
+import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
+import { correlationIdOf } from './shared/context/correlation-id';
+import { CoreModule } from './shared/core.module';
+import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
+import { HttpPipelineModule } from './shared/http/http-pipeline.module';
+import { RequestValidationPipe } from './shared/validation/request-validation.pipe';
+
+@Module({})
+export class AppModule {
+  /** `extraModules` lets tests mount probe routes on the real pipeline; production passes none. */
+  static forRoot(config: AppConfig, extraModules: Type[] = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        ClsModule.forRoot({
+          global: true,
+          middleware: { mount: true, generateId: true, idGenerator: (req: Request) => correlationIdOf(req) },
+        }),
+        CqrsModule.forRoot(),
+        DatabaseModule,
+        HttpPipelineModule,
+        CoreModule,
+        HealthModule,
+        DiagnosticsModule,
+        ...extraModules,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_GUARD, useClass: DenyByDefaultGuard },
+      ],
+    };
+  }
+}

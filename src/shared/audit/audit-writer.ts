@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Actor, RequestContext } from '../context/request-context';
+import { AuditLogEntity, AuditOutcome } from './audit-log.entity';
+
+export interface AuditEntry {
+  /** `<entityType>.<past tense>`, e.g. `device.assigned` (design §10). */
+  eventType: string;
+  /** The verb, e.g. `assign`. */
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  tenantId?: string | null;
+  outcome?: AuditOutcome;
+  statusCode?: number | null;
+  metadata?: Record<string, unknown>;
+  /** Defaults to the request's actor (or `system` outside a request). */
+  actor?: Actor;
+}
+
+export const MAX_AUDIT_METADATA_BYTES = 8 * 1024;
+// Secrets must never reach the audit log (design §10, C12); this is a backstop, callers should not pass them.
+const SECRET_KEY = /pass(word)?|token|secret|cookie|credential|authorization|api[-_]?key/i;
+
+/**
+ * Writes audit rows inside the caller's transaction, so the row commits or rolls back with the change it
+ * records. Correlation id, actor, method and route come from the request context.
+ */
+@Injectable()
+export class AuditWriter {
+  constructor(private readonly context: RequestContext) {}
+
+  async write(manager: EntityManager, entry: AuditEntry): Promise<AuditLogEntity> {
+    const actor = entry.actor ?? this.context.actor;
+    const http = this.context.http;
+    const metadata = scrubSecrets(entry.metadata ?? {}) as Record<string, unknown>;
+    const size = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+    if (size > MAX_AUDIT_METADATA_BYTES) {
+      throw new Error(`Audit metadata for ${entry.eventType} is ${size} bytes; the limit is ${MAX_AUDIT_METADATA_BYTES}`);
+    }
+    const row = manager.create(AuditLogEntity, {
+      tenantId: entry.tenantId ?? null,
+      eventType: entry.eventType,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      outcome: entry.outcome ?? 'success',
+      actorType: actor.actorType,
+      actorId: actor.actorId,
+      correlationId: this.context.correlationId ?? `system-${randomUUID()}`,
+      method: http.method,
+      route: http.route,
+      statusCode: entry.statusCode ?? null,
+      metadata,
+    });
+    return manager.save(AuditLogEntity, row);
+  }
+}
+
+function scrubSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrubSecrets);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([key]) => !SECRET_KEY.test(key))
+        .map(([key, inner]) => [key, scrubSecrets(inner)]),
+    );
+  }
+  return value;
+}

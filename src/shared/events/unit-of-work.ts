@@ -1,0 +1,51 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { EventBus, IEvent } from '@nestjs/cqrs';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditEntry, AuditWriter } from '../audit/audit-writer';
+
+/** What a command handler gets while its transaction is open. */
+export interface TransactionScope {
+  /** Every repository call of the command goes through this manager. */
+  readonly manager: EntityManager;
+  /** Queues a domain event; it reaches the EventBus only after COMMIT and never after a rollback. */
+  publish(event: IEvent): void;
+  /** Writes an audit row in this transaction. */
+  audit(entry: AuditEntry): Promise<void>;
+}
+
+/**
+ * One transaction per command. The handler owns it by calling `run`; a nested `run` (a command dispatched
+ * from inside another) joins the outer transaction, so one request is still one commit.
+ */
+@Injectable()
+export class UnitOfWork {
+  private readonly current = new AsyncLocalStorage<TransactionScope>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly eventBus: EventBus,
+    private readonly auditWriter: AuditWriter,
+  ) {}
+
+  async run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    const outer = this.current.getStore();
+    if (outer) return work(outer);
+
+    const events: IEvent[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
+      const scope: TransactionScope = {
+        manager,
+        publish: (event) => {
+          events.push(event);
+        },
+        audit: async (entry) => {
+          await this.auditWriter.write(manager, entry);
+        },
+      };
+      return this.current.run(scope, () => work(scope));
+    });
+    if (events.length > 0) this.eventBus.publishAll(events);
+    return result;
+  }
+}

@@ -1,0 +1,14 @@
+import type { Request } from 'express';
+
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * The matched route as a template (`/v1/devices/{deviceId}`), never the raw path: raw paths would leak ids into
+ * metrics labels and audit filters and explode their cardinality.
+ */
+export function routeTemplateOf(req: Request): string {
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path !== 'string') return UNMATCHED_ROUTE;
+  const template = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return `${req.baseUrl ?? ''}${template}` || '/';
+}
