@@ -22,7 +22,7 @@ export interface TestAppOptions {
   /** Extra environment on top of the test defaults (validated like production). */
   env?: Record<string, string>;
   /** Use this URL instead of a fresh clone (e.g. through a proxy the test can cut). */
-  databaseUrl?: (database: TestDatabase) => string;
+  databaseUrl?: (database: TestDatabase) => Promise<string>;
   extraModules?: Type[];
 }
 
@@ -35,7 +35,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = AppConfig.fromEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: options.databaseUrl ? options.databaseUrl(database) : database.url,
+    DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database) : database.url,
     DB_CONNECT_TIMEOUT_MS: '500',
     ALLOWED_ORIGINS: 'https://console.uplink.test',
     ...options.env,

@@ -8,7 +8,8 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export function routeTemplateOf(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path !== 'string') return UNMATCHED_ROUTE;
+  // Global middleware is mounted on a wildcard route (`/{*path}`); only a controller route counts as a match.
+  if (typeof path !== 'string' || path.includes('*')) return UNMATCHED_ROUTE;
   const template = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   return `${req.baseUrl ?? ''}${template}` || '/';
 }
