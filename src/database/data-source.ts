@@ -1,4 +1,4 @@
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -42,13 +42,18 @@ export function createDataSource(url: string, pool: Partial<PoolSettings> = {}):
 /** Arbitrary constant; every replica takes the same key, so only one migrates at a time. */
 const MIGRATION_LOCK_KEY = 4_711_2026;
 
-/** Runs pending migrations while holding a session-level advisory lock; returns the names it applied. */
+/**
+ * Runs pending migrations while holding a session-level advisory lock; returns the names it applied. The lock
+ * and the migrations share one connection, so this works with a pool of one.
+ */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   const lockRunner = dataSource.createQueryRunner();
   await lockRunner.connect();
   try {
     await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const executor = new MigrationExecutor(dataSource, lockRunner);
+    executor.transaction = 'each';
+    const applied = await executor.executePendingMigrations();
     return applied.map((migration) => migration.name);
   } finally {
     await lockRunner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

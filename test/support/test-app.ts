@@ -24,6 +24,8 @@ export interface TestAppOptions {
   /** Use this URL instead of a fresh clone (e.g. through a proxy the test can cut). */
   databaseUrl?: (database: TestDatabase) => Promise<string>;
   extraModules?: Type[];
+  /** `false` starts on an empty database (for migration and readiness tests). */
+  migrated?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface TestAppOptions {
  * with the probe routes of PipelineProbeModule mounted for pipeline tests.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: options.migrated ?? true });
   const config = AppConfig.fromEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -1,0 +1,81 @@
+import { request as httpRequest } from 'node:http';
+import type { Response } from 'express';
+import { HealthController } from '../src/health/health.controller';
+import { shutdownGracefully } from '../src/lifecycle/graceful-shutdown';
+import { ShutdownState } from '../src/lifecycle/shutdown-state';
+import { startTestApp, TestApp } from './support/test-app';
+
+const silentLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A raw GET that resolves with the status, or the socket error code when the connection fails. */
+function rawGet(baseUrl: string, path: string): Promise<{ status?: number; body?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const req = httpRequest(`${baseUrl}${path}`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+      res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    req.end();
+  });
+}
+
+function fakeResponse(): Response & { statusCode: number } {
+  const res = { statusCode: 200, status: (code: number) => ((res.statusCode = code), res) };
+  return res as unknown as Response & { statusCode: number };
+}
+
+async function waitUntilInFlight(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 150));
+}
+
+describe('graceful shutdown', () => {
+  let t: TestApp;
+
+  afterEach(async () => {
+    await t.database.drop();
+  });
+
+  it('turns readiness 503 at once, refuses new connections, lets the in-flight request finish, then closes the pool', async () => {
+    t = await startTestApp({ env: { SHUTDOWN_TIMEOUT_MS: '5000' } });
+    const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=800');
+    await waitUntilInFlight();
+
+    const started = Date.now();
+    const shutdown = shutdownGracefully(t.app, 5000, silentLogger);
+
+    expect(t.app.get(ShutdownState).isShuttingDown).toBe(true);
+    const res = fakeResponse();
+    const readiness = await t.app.get(HealthController).readyz(res);
+    expect(res.statusCode).toBe(503);
+    expect(readiness).toMatchObject({ status: 'not_ready', checks: { shutdown: { status: 'down' } } });
+
+    const refused = await rawGet(t.baseUrl, '/healthz');
+    expect(refused.error).toBe('ECONNREFUSED');
+
+    const finished = await inFlight;
+    expect(finished.status).toBe(200);
+    expect(JSON.parse(finished.body ?? '{}')).toEqual({ sleptMs: 800 });
+
+    await shutdown;
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(t.dataSource.isInitialized).toBe(false);
+  });
+
+  it('cuts requests still running when SHUTDOWN_TIMEOUT_MS runs out', async () => {
+    t = await startTestApp();
+    const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=1500');
+    await waitUntilInFlight();
+
+    const started = Date.now();
+    await shutdownGracefully(t.app, 300, silentLogger);
+    const elapsed = Date.now() - started;
+
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(1200);
+    expect((await inFlight).error).toBeDefined();
+    expect(t.dataSource.isInitialized).toBe(false);
+  });
+});

@@ -1,0 +1,121 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { deliveredProbeEvents } from './support/pipeline-probe.module';
+import { startTestApp, TestApp } from './support/test-app';
+
+interface AuditRow {
+  event_type: string;
+  entity_id: string;
+  correlation_id: string;
+  method: string;
+  route: string;
+  actor_type: string;
+  actor_id: string;
+  outcome: string;
+  status_code: number;
+  metadata: Record<string, unknown>;
+}
+
+describe('unit of work, audit and events', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const auditRows = (): Promise<AuditRow[]> =>
+    t.dataSource.query(`SELECT * FROM audit_log WHERE event_type = 'probe.recorded' ORDER BY occurred_at`);
+  const eventsFor = (probeId: string) => deliveredProbeEvents.filter((event) => event.probeId === probeId);
+
+  it('commits the audit row with the change and publishes exactly one event after commit', async () => {
+    const before = (await auditRows()).length;
+    const res = await t
+      .http()
+      .post('/v1/_probe/commands')
+      .set('X-Correlation-Id', 'tx-commit-1')
+      .send({ name: 'first' })
+      .expect(201);
+    const { probeId } = res.body as { probeId: string };
+    await sleep(50);
+
+    expect(eventsFor(probeId)).toEqual([{ probeId, committedWhenDelivered: true }]);
+    const rows = await auditRows();
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({
+      event_type: 'probe.recorded',
+      entity_id: probeId,
+      correlation_id: 'tx-commit-1',
+      method: 'POST',
+      route: '/v1/_probe/commands',
+      actor_type: 'anonymous',
+      outcome: 'success',
+      status_code: 201,
+    });
+  });
+
+  it('keeps secrets out of audit metadata, at any depth', async () => {
+    const res = await t.http().post('/v1/_probe/commands').send({ name: 'scrub' }).expect(201);
+    const [row] = await t.dataSource.query<AuditRow[]>(`SELECT * FROM audit_log WHERE entity_id = $1`, [res.body.probeId]);
+    expect(row.metadata).toEqual({ name: 'scrub', nested: { kept: 1 } });
+  });
+
+  it('rolls back: no audit row and no event when the command fails', async () => {
+    const rowsBefore = (await auditRows()).length;
+    const eventsBefore = deliveredProbeEvents.length;
+    const res = await t.http().post('/v1/_probe/commands').send({ name: 'doomed', fail: true }).expect(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+    await sleep(20);
+    expect(await auditRows()).toHaveLength(rowsBefore);
+    expect(deliveredProbeEvents).toHaveLength(eventsBefore);
+  });
+
+  it('keeps the audit log append-only', async () => {
+    await t.http().post('/v1/_probe/commands').send({ name: 'immutable' }).expect(201);
+    await expect(t.dataSource.query(`UPDATE audit_log SET action = 'tampered'`)).rejects.toThrow(/append-only/);
+    await expect(t.dataSource.query(`DELETE FROM audit_log`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('correlation id (design C11)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('adopts a well-formed caller id and echoes it on success and in the error body', async () => {
+    const ok = await t.http().get('/healthz').set('X-Correlation-Id', 'console:req-42.a_b').expect(200);
+    expect(ok.headers['x-correlation-id']).toBe('console:req-42.a_b');
+
+    const err = await t.http().get('/v1/nowhere').set('X-Correlation-Id', 'trace-123').expect(404);
+    expect(err.headers['x-correlation-id']).toBe('trace-123');
+    expect(err.body.error.correlationId).toBe('trace-123');
+  });
+
+  it('replaces a missing, malformed or oversized id with a fresh UUID', async () => {
+    const missing = await t.http().get('/v1/nowhere').expect(404);
+    expect(missing.headers['x-correlation-id']).toMatch(uuidPattern);
+    expect(missing.body.error.correlationId).toBe(missing.headers['x-correlation-id']);
+
+    for (const bad of ['has space', 'semi;colon', 'x'.repeat(129), '<script>']) {
+      const res = await t.http().get('/v1/nowhere').set('X-Correlation-Id', bad).expect(404);
+      expect(res.headers['x-correlation-id']).toMatch(uuidPattern);
+      expect(res.body.error.correlationId).toBe(res.headers['x-correlation-id']);
+    }
+  });
+
+  it('gives every request its own id', async () => {
+    const [a, b] = await Promise.all([t.http().get('/healthz'), t.http().get('/healthz')]);
+    expect(a.headers['x-correlation-id']).not.toBe(b.headers['x-correlation-id']);
+  });
+
+  it('writes the same id into the audit row of the request', async () => {
+    const res = await t.http().post('/v1/_probe/commands').set('X-Correlation-Id', 'audit-corr-7').send({ name: 'c' });
+    expect(res.status).toBe(201);
+    const [row] = await t.dataSource.query<AuditRow[]>(`SELECT * FROM audit_log WHERE entity_id = $1`, [res.body.probeId]);
+    expect(row.correlation_id).toBe('audit-corr-7');
+  });
+});
