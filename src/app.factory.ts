@@ -5,7 +5,11 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AppModule } from './app.module';
+import { ClsService } from 'nestjs-cls';
 import { correlationIdMiddleware } from './shared/context/correlation-id';
+import { requestContextMiddleware } from './shared/context/request-context';
+import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
+import { HttpMetricsMiddleware } from './shared/metrics/http-metrics.middleware';
 import { noStoreMiddleware } from './shared/http/no-store.middleware';
 import { setupOpenApi } from './openapi/openapi';
 
@@ -28,7 +32,12 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
 
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
+  // Every answer is `no-store` (C10), so Express's automatic body-hash ETag could never be used by a cache; the
+  // ETags the API promises are the explicit resource versions handlers set for If-Match.
+  app.set('etag', false);
   app.set('trust proxy', false);
+  // Order matters: the correlation id first (everything after logs or returns it), then headers every answer
+  // carries, then the request context, metrics timing and body parsing, all before Nest's router.
   app.use(correlationIdMiddleware);
   app.use(noStoreMiddleware);
   app.use(helmet());
@@ -39,5 +48,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     exposedHeaders: ['X-Correlation-Id', 'ETag', 'Location', 'Retry-After', 'WWW-Authenticate'],
     maxAge: 600,
   });
-  if (config.docsEnabled) setupOpenApi(app);
+  app.use(requestContextMiddleware(app.get(ClsService)));
+  const metrics = app.get(HttpMetricsMiddleware);
+  app.use(metrics.use.bind(metrics));
+  const jsonBody = app.get(JsonBodyMiddleware);
+  app.use(jsonBody.use.bind(jsonBody));
+  if (config.docsEnabled) setupOpenApi(app, config.version);
 }

@@ -1,9 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
-import type { Request } from 'express';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -11,7 +9,6 @@ import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger-options';
 import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
-import { correlationIdOf } from './shared/context/correlation-id';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
@@ -26,10 +23,6 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
-        ClsModule.forRoot({
-          global: true,
-          middleware: { mount: true, generateId: true, idGenerator: (req: Request) => correlationIdOf(req) },
-        }),
         CqrsModule.forRoot(),
         DatabaseModule,
         HttpPipelineModule,

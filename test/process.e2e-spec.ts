@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -101,6 +101,18 @@ describe('the service process', () => {
     expect(await running.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
   }, 120_000);
+
+  it('writes the OpenAPI document without any database (npm run openapi)', () => {
+    const target = join(dataDir, 'openapi.json');
+    const env = { ...process.env, EMBEDDED_PG_DIR: join(dataDir, 'never-created') };
+    delete env.DATABASE_URL;
+    const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'openapi', 'write-openapi.js'), target], { cwd: ROOT, env });
+    expect(out.toString()).toMatch(/^OpenAPI 3\.1\.0 with \d+ paths written to /);
+    const document = JSON.parse(readFileSync(target, 'utf8'));
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/v1/diagnostics/version']));
+    expect(existsSync(join(dataDir, 'never-created'))).toBe(false);
+  });
 
   it.each([
     [{ PORT: 'eighty' }, /^Invalid configuration: PORT: PORT must be a number\n$/],

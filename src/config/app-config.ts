@@ -34,11 +34,14 @@ export class AppConfig {
 
   /** Throws ConfigValidationError with one line naming the variable and its rule. */
   static fromEnv(env: NodeJS.ProcessEnv, overrides: Partial<AppConfig> = {}): AppConfig {
-    const { error, value } = envSchema.validate(env, { abortEarly: true, convert: true });
+    // `KEY=` (as in .env files) means unset, so the default applies; it never means "the empty string".
+    const present = Object.fromEntries(Object.entries(env).filter(([, raw]) => raw !== undefined && raw.trim() !== ''));
+    const { error, value } = envSchema.validate(present, { abortEarly: true, convert: true });
     if (error) {
       const detail = error.details[0];
       const variable = String(detail?.path.join('.') ?? 'environment');
-      const rule = (detail?.message ?? error.message).replace(/"/g, '');
+      // One line, whatever the offending value contains.
+      const rule = (detail?.message ?? error.message).replace(/"/g, '').replace(/\s+/g, ' ');
       throw new ConfigValidationError(`Invalid configuration: ${variable}: ${rule}`);
     }
     return new AppConfig({

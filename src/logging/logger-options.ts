@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 
@@ -20,6 +21,9 @@ export const REDACTED_PATHS = [
 
 export function loggerOptions(config: AppConfig): Params {
   return {
+    // The request logger (and its access line) covers the API under /v1. Probes and /metrics are polled by
+    // kubelets and scrapers every few seconds and stay out of it, which also keeps them cheap (bench:http).
+    forRoutes: [{ path: 'v1/{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       level: config.logLevel,
       // The correlation id middleware already chose the id; pino logs it as `req.id`.
@@ -30,7 +34,6 @@ export function loggerOptions(config: AppConfig): Params {
         // Response headers add nothing but noise (and Set-Cookie); the status is what matters.
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       transport:
         config.nodeEnv === 'development'
           ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:standard' } }

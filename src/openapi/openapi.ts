@@ -13,7 +13,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
 }
 
 /** `/docs` (UI) and `/docs/openapi.json`, outside `/v1` and public (design C13). */
-export function setupOpenApi(app: INestApplication, version = process.env.npm_package_version ?? '0.0.0'): void {
+export function setupOpenApi(app: INestApplication, version: string): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, version), {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',

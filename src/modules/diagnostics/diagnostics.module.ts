@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
-import { DiagnosticsController } from './diagnostics.controller';
-import { EchoHandler } from './queries/echo/echo.handler';
-import { GetVersionHandler } from './queries/get-version/get-version.handler';
+import { EchoController } from './echo/echo.controller';
+import { EchoHandler } from './echo/echo.handler';
+import { GetVersionController } from './get-version/get-version.controller';
+import { GetVersionHandler } from './get-version/get-version.handler';
 
+/** One folder per use case: its route, its query and its handler (the shape every feature module copies). */
 @Module({
-  controllers: [DiagnosticsController],
+  controllers: [GetVersionController, EchoController],
   providers: [GetVersionHandler, EchoHandler],
 })
 export class DiagnosticsModule {}

@@ -21,7 +21,20 @@ export interface AuditEntry {
 
 export const MAX_AUDIT_METADATA_BYTES = 8 * 1024;
 // Secrets must never reach the audit log (design §10, C12); this is a backstop, callers should not pass them.
-const SECRET_KEY = /pass(word)?|token|secret|cookie|credential|authorization|api[-_]?key/i;
+// Keys are compared without case, `-` or `_`: `currentPassword`, `passwordHash`, `refresh_token`, `X-Api-Key`
+// are dropped; `tokenCount` or `passengerCount` are kept.
+const SECRET_PARTS = ['password', 'passwd', 'passphrase'];
+const SECRET_SUFFIXES = ['secret', 'token', 'apikey', 'privatekey', 'credential', 'credentials'];
+const SECRET_NAMES = new Set(['authorization', 'cookie', 'setcookie', 'bearer', 'jwt']);
+
+function isSecretKey(key: string): boolean {
+  const normalized = key.toLowerCase().replace(/[-_]/g, '');
+  return (
+    SECRET_NAMES.has(normalized) ||
+    SECRET_PARTS.some((part) => normalized.includes(part)) ||
+    SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix))
+  );
+}
 
 /**
  * Writes audit rows inside the caller's transaction, so the row commits or rolls back with the change it
@@ -63,7 +76,7 @@ function scrubSecrets(value: unknown): unknown {
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>)
-        .filter(([key]) => !SECRET_KEY.test(key))
+        .filter(([key]) => !isSecretKey(key))
         .map(([key, inner]) => [key, scrubSecrets(inner)]),
     );
   }

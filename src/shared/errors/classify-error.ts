@@ -37,9 +37,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** 57014 query_canceled (statement_timeout), raw or wrapped by TypeORM (`driverError`) or as a `cause`. */
 function isStatementTimeout(error: unknown): boolean {
-  const driver = (error as { driverError?: { code?: string } }).driverError;
-  return driver?.code === '57014';
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; driverError?: unknown; cause?: unknown };
+    if (candidate.code === '57014') return true;
+    current = candidate.driverError ?? candidate.cause;
+  }
+  return false;
 }
 
 interface BodyParserError {

@@ -14,41 +14,44 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Rule names of design §2; anything else in `details.fields[].rule` is a bug. */
-export type ValidationRule =
-  | 'required'
-  | 'type'
-  | 'format'
-  | 'pattern'
-  | 'enum'
-  | 'min_length'
-  | 'max_length'
-  | 'minimum'
-  | 'maximum'
-  | 'min_items'
-  | 'max_items'
-  | 'unique'
-  | 'min_properties'
-  | 'max_properties'
-  | 'unknown_property'
-  | 'json'
-  | 'content_type'
-  | 'body_too_large'
-  | 'blank'
-  | 'range'
-  | 'max_span'
-  | 'must_be_true'
-  | 'mismatch'
-  | 'reference_not_found'
-  | 'cursor_invalid'
-  | 'cursor_mismatch'
-  | 'system_node_count'
-  | 'undeclared_parameter'
-  | 'unknown_variable'
-  | 'not_timeseries_field'
-  | 'aggregation_not_applicable'
-  | 'incorrect'
-  | 'unchanged'
-  | 'password_policy';
+export const VALIDATION_RULES = [
+  'required',
+  'type',
+  'format',
+  'pattern',
+  'enum',
+  'min_length',
+  'max_length',
+  'minimum',
+  'maximum',
+  'min_items',
+  'max_items',
+  'unique',
+  'min_properties',
+  'max_properties',
+  'unknown_property',
+  'json',
+  'content_type',
+  'body_too_large',
+  'blank',
+  'range',
+  'max_span',
+  'must_be_true',
+  'mismatch',
+  'reference_not_found',
+  'cursor_invalid',
+  'cursor_mismatch',
+  'system_node_count',
+  'undeclared_parameter',
+  'unknown_variable',
+  'not_timeseries_field',
+  'aggregation_not_applicable',
+  'incorrect',
+  'unchanged',
+  'password_policy',
+] as const;
+
+export type ValidationRule = (typeof VALIDATION_RULES)[number];
 
 export interface FieldViolation {
   /** Prefixed by location: `body.x`, `query.limit`, `params.id`, `headers.if-match`. */

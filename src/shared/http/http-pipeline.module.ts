@@ -1,11 +1,15 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { makeCounterProvider, makeHistogramProvider, PrometheusModule } from '@willsoto/nestjs-prometheus';
 import { register } from 'prom-client';
 import { HttpMetricsMiddleware, HTTP_REQUEST_DURATION, HTTP_REQUESTS_TOTAL } from '../metrics/http-metrics.middleware';
 import { MetricsController } from '../metrics/metrics.controller';
 import { JsonBodyMiddleware } from './json-body.middleware';
 
-/** Request-level plumbing that must run before routing: metrics timing, then JSON-only body parsing. */
+/**
+ * Request-level plumbing that must run before routing: metrics timing, then JSON-only body parsing. The
+ * middlewares are providers (they need injected metrics and logger) that `configureApp` mounts with `app.use`,
+ * ahead of Nest's router: one function call each instead of a wildcard route per middleware.
+ */
 @Module({
   imports: [
     PrometheusModule.register({
@@ -16,6 +20,8 @@ import { JsonBodyMiddleware } from './json-body.middleware';
     }),
   ],
   providers: [
+    HttpMetricsMiddleware,
+    JsonBodyMiddleware,
     makeCounterProvider({
       name: HTTP_REQUESTS_TOTAL,
       help: 'HTTP requests by method, route template and status',
@@ -28,9 +34,6 @@ import { JsonBodyMiddleware } from './json-body.middleware';
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
   ],
+  exports: [HttpMetricsMiddleware, JsonBodyMiddleware],
 })
-export class HttpPipelineModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware, JsonBodyMiddleware).forRoutes('*');
-  }
-}
+export class HttpPipelineModule {}

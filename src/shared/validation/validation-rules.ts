@@ -1,5 +1,5 @@
 import type { ValidationError } from 'class-validator';
-import type { FieldViolation, ValidationRule } from '../errors/error-codes';
+import { FieldViolation, VALIDATION_RULES, ValidationRule } from '../errors/error-codes';
 
 /** class-validator constraint name -> design §2 rule name. Custom constraints are named after their rule. */
 const RULE_BY_CONSTRAINT: Record<string, ValidationRule> = {
@@ -30,7 +30,7 @@ const RULE_BY_CONSTRAINT: Record<string, ValidationRule> = {
   arrayUnique: 'unique',
 };
 
-const KNOWN_RULES = new Set<string>(Object.values(RULE_BY_CONSTRAINT));
+const KNOWN_RULES = new Set<string>(VALIDATION_RULES);
 
 export type ValidationLocation = 'body' | 'query' | 'params' | 'headers';
 
@@ -38,7 +38,9 @@ export type ValidationLocation = 'body' | 'query' | 'params' | 'headers';
 export function toFieldViolations(errors: ValidationError[], location: ValidationLocation): FieldViolation[] {
   const out: FieldViolation[] = [];
   const walk = (error: ValidationError, parent: string): void => {
-    const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+    // forbidUnknownValues reports the value itself, without a property: the path is the location (`body`).
+    const property = error.property as string | undefined;
+    const path = !property ? parent : /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
     const constraints = Object.entries(error.constraints ?? {});
     if (constraints.length > 0) {
       // Report one violation per property: the most basic one (missing beats wrong type beats wrong length).
@@ -55,20 +57,25 @@ function pickViolation(path: string, value: unknown, constraints: [string, strin
   if (name === 'whitelistValidation') {
     return { path, rule: 'unknown_property', message: 'This property is not allowed.' };
   }
+  if (name === 'unknownValue') {
+    return { path, rule: 'type', message: 'Expected a JSON object.' };
+  }
   if (value === undefined || value === null) {
     return { path, rule: 'required', message: 'This property is required.' };
   }
   const typeProblem = constraints.find(([constraint]) => RULE_BY_CONSTRAINT[constraint] === 'type');
   const [chosenName, chosenMessage] = typeProblem ?? [name, message];
-  return { path, rule: ruleFor(chosenName, value), message: chosenMessage };
+  return { path, rule: ruleFor(chosenName, chosenMessage), message: chosenMessage };
 }
 
-function ruleFor(constraint: string, value: unknown): ValidationRule {
+function ruleFor(constraint: string, message: string): ValidationRule {
   if (constraint === 'isLength') {
-    return typeof value === 'string' && value.length === 0 ? 'min_length' : 'max_length';
+    // @Length(min, max) reports both bounds under one name; its message says which one was broken.
+    return /longer than/.test(message) ? 'min_length' : 'max_length';
   }
   const mapped = RULE_BY_CONSTRAINT[constraint];
   if (mapped) return mapped;
-  if (KNOWN_RULES.has(constraint) || /^[a-z_]+$/.test(constraint)) return constraint as ValidationRule;
+  // Custom constraints are named after their design rule (e.g. `must_be_true`); any other name is not a rule.
+  if (KNOWN_RULES.has(constraint)) return constraint as ValidationRule;
   return 'format';
 }

@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { GetVersionQuery } from './get-version.query';
+import { VersionResponse } from './version.response.dto';
+
+/** Design §5.15: any authenticated caller (until the identity module lands, the deny-by-default guard answers 401). */
+@ApiTags('diagnostics')
+@ApiBearerAuth()
+@Controller('v1/diagnostics')
+export class GetVersionController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get('version')
+  @ApiOkResponse({ type: VersionResponse })
+  version(): Promise<VersionResponse> {
+    return this.queryBus.execute(new GetVersionQuery());
+  }
+}
