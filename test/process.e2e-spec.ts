@@ -104,7 +104,7 @@ describe('the service process', () => {
 
   it('writes the OpenAPI document without any database (npm run openapi)', () => {
     const target = join(dataDir, 'openapi.json');
-    const env = { ...process.env, EMBEDDED_PG_DIR: join(dataDir, 'never-created') };
+    const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: join(dataDir, 'never-created') };
     delete env.DATABASE_URL;
     const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'openapi', 'write-openapi.js'), target], { cwd: ROOT, env });
     expect(out.toString()).toMatch(/^OpenAPI 3\.1\.0 with \d+ paths written to /);
