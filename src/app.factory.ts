@@ -40,7 +40,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // carries, then the request context, metrics timing and body parsing, all before Nest's router.
   app.use(correlationIdMiddleware);
   app.use(noStoreMiddleware);
-  app.use(helmet());
+  app.use(
+    helmet({
+      // The defaults, minus `upgrade-insecure-requests`: on plain-HTTP development and cluster-internal hosts it
+      // makes browsers fetch the /docs assets over https, which fails. TLS is the ingress's job.
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    }),
+  );
   app.enableCors({
     // Exact match only; no wildcard can coexist with credentials.
     origin: (origin, callback) => callback(null, origin !== undefined && config.allowedOrigins.includes(origin)),

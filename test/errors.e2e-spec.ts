@@ -182,5 +182,11 @@ describe('error envelope and request validation', () => {
     const res = await t.http().get('/healthz').expect(200);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    // /docs must keep working over plain HTTP.
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    // Every answer is no-store, so no automatic body-hash ETag.
+    expect(res.headers.etag).toBeUndefined();
   });
 });

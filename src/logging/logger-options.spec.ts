@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { AppConfig } from '../config/app-config';
+import { loggerOptions, REDACTED_PATHS } from './logger-options';
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { stream, lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line)) };
+}
+
+describe('logger options', () => {
+  const options = loggerOptions(AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(16) }));
+  const pinoHttp = options.pinoHttp as pino.LoggerOptions & { redact: { paths: string[]; censor: string } };
+
+  it('redacts authorization headers, cookies, passwords and tokens', () => {
+    const { stream, lines } = capture();
+    const logger = pino({ redact: pinoHttp.redact }, stream);
+    logger.info(
+      {
+        req: { headers: { authorization: 'Bearer abc', cookie: 'platform_refresh=xyz', accept: 'application/json' } },
+        res: { headers: { 'set-cookie': 'platform_refresh=xyz' } },
+        body: { username: 'ada', password: 'hunter2', newPassword: 'n', refreshToken: 'r', token: 't' },
+      },
+      'request',
+    );
+    const [line] = lines();
+    const text = JSON.stringify(line);
+    for (const secret of ['Bearer abc', 'xyz', 'hunter2', '"n"', '"r"', '"t"']) expect(text).not.toContain(secret);
+    expect(line).toMatchObject({
+      req: { headers: { authorization: '[REDACTED]', cookie: '[REDACTED]', accept: 'application/json' } },
+      body: { username: 'ada', password: '[REDACTED]' },
+    });
+  });
+
+  it('covers every credential-bearing header the API knows', () => {
+    expect(REDACTED_PATHS).toEqual(
+      expect.arrayContaining(['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]']),
+    );
+  });
+
+  it('keeps the request logger to /v1 (probes and /metrics stay quiet and cheap)', () => {
+    expect(options.forRoutes).toEqual([{ path: 'v1/{*path}', method: expect.any(Number) }]);
+  });
+
+  it('pretty-prints only in development', () => {
+    expect(pinoHttp.transport).toBeUndefined();
+    const development = loggerOptions(AppConfig.fromEnv({ NODE_ENV: 'development' }));
+    expect((development.pinoHttp as pino.LoggerOptions).transport).toMatchObject({ target: 'pino-pretty' });
+  });
+});
