@@ -67,6 +67,7 @@ async function main() {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     METRICS_TOKEN: 'bench-metrics-token-0123456789',
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
     HOST: '127.0.0.1',
     PORT: String(uplinkPort),
     EMBEDDED_PG_DIR: join(dataDir, 'pg'),

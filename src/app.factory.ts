@@ -1,6 +1,7 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
@@ -55,6 +56,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     maxAge: 600,
   });
   app.use(requestContextMiddleware(app.get(ClsService)));
+  app.use(cookieParser());
   const metrics = app.get(HttpMetricsMiddleware);
   app.use(metrics.use.bind(metrics));
   const jsonBody = app.get(JsonBodyMiddleware);

@@ -8,6 +8,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger-options';
 import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
+import { IdentityModule } from './modules/identity/identity.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
@@ -28,6 +29,7 @@ export class AppModule {
         HttpPipelineModule,
         CoreModule,
         HealthModule,
+        IdentityModule,
         DiagnosticsModule,
         ...extraModules,
       ],

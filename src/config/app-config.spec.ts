@@ -98,8 +98,14 @@ describe('AppConfig.fromEnv', () => {
       expect(configErrorFor({ NODE_ENV: 'production' }).message).toMatch(/^Invalid configuration: METRICS_TOKEN: /);
     });
 
-    it('starts with a METRICS_TOKEN of at least 16 characters', () => {
-      const config = AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN });
+    it('requires JWT_SECRET', () => {
+      expect(configErrorFor({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN }).message).toMatch(
+        /^Invalid configuration: JWT_SECRET: /,
+      );
+    });
+
+    it('starts with a METRICS_TOKEN of at least 16 characters and a JWT_SECRET', () => {
+      const config = AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32) });
       expect(config.nodeEnv).toBe('production');
       expect(config.metricsToken).toBe(PRODUCTION_TOKEN);
     });

@@ -1,4 +1,5 @@
 import { envSchema, splitList } from './env.schema';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,6 +25,26 @@ export class AppConfig {
   readonly metricsToken!: string | null;
   readonly docsEnabled!: boolean;
   readonly shutdownTimeoutMs!: number;
+  /** HS256 key of access tokens; outside production a random per-process key when unset. */
+  readonly jwtSecret!: string;
+  readonly accessTokenTtlSeconds!: number;
+  readonly refreshIdleTtlSeconds!: number;
+  readonly refreshRaceWindowSeconds!: number;
+  readonly refreshCookieSecure!: boolean;
+  readonly bcryptCost!: number;
+  readonly loginMaxFailures!: number;
+  readonly loginLockoutMinutes!: number;
+  readonly loginIpAttemptsPerMinute!: number;
+  readonly rateLimitPerMinute!: number;
+  readonly analyticsEnabled!: boolean;
+  readonly analyticsSecret!: string | null;
+  readonly platformAdmin!: {
+    username: string;
+    email: string;
+    password: string;
+    displayName: string;
+    passwordChangeRequired: boolean;
+  } | null;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -60,12 +81,43 @@ export class AppConfig {
       metricsToken: value.METRICS_TOKEN ?? null,
       docsEnabled: value.DOCS_ENABLED,
       shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+      jwtSecret: value.JWT_SECRET ?? randomBytes(32).toString('base64url'),
+      accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
+      refreshIdleTtlSeconds: value.REFRESH_IDLE_TTL_SECONDS,
+      refreshRaceWindowSeconds: value.REFRESH_RACE_WINDOW_SECONDS,
+      refreshCookieSecure: value.REFRESH_COOKIE_SECURE,
+      bcryptCost: value.BCRYPT_COST,
+      loginMaxFailures: value.LOGIN_MAX_FAILURES,
+      loginLockoutMinutes: value.LOGIN_LOCKOUT_MINUTES,
+      loginIpAttemptsPerMinute: value.LOGIN_IP_ATTEMPTS_PER_MINUTE,
+      rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+      analyticsEnabled: value.ANALYTICS_ENABLED,
+      analyticsSecret: value.ANALYTICS_SECRET ?? null,
+      platformAdmin: platformAdminFrom(value),
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,
       ...overrides,
     } as AppConfig);
   }
+}
+
+/** All three of username, e-mail and password, or none: a partial bootstrap is a configuration error. */
+function platformAdminFrom(value: Record<string, unknown>): AppConfig['platformAdmin'] {
+  const parts = ['PLATFORM_ADMIN_USERNAME', 'PLATFORM_ADMIN_EMAIL', 'PLATFORM_ADMIN_PASSWORD'] as const;
+  const present = parts.filter((name) => value[name] !== undefined);
+  if (present.length === 0) return null;
+  if (present.length < parts.length) {
+    const missing = parts.find((name) => value[name] === undefined);
+    throw new ConfigValidationError(`Invalid configuration: ${missing}: is required when ${present[0]} is set`);
+  }
+  return {
+    username: value.PLATFORM_ADMIN_USERNAME as string,
+    email: value.PLATFORM_ADMIN_EMAIL as string,
+    password: value.PLATFORM_ADMIN_PASSWORD as string,
+    displayName: value.PLATFORM_ADMIN_DISPLAY_NAME as string,
+    passwordChangeRequired: value.PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED as boolean,
+  };
 }
 
 function readPackageVersion(): string {

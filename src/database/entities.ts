@@ -1,4 +1,7 @@
+import { RefreshTokenEntity } from '../modules/identity/domain/refresh-token.entity';
+import { SessionEntity } from '../modules/identity/domain/session.entity';
+import { UserEntity } from '../modules/identity/domain/user.entity';
 import { AuditLogEntity } from '../shared/audit/audit-log.entity';
 
 /** Every TypeORM entity of the service; a new module adds its entities here. */
-export const ENTITIES = [AuditLogEntity];
+export const ENTITIES = [AuditLogEntity, UserEntity, SessionEntity, RefreshTokenEntity];

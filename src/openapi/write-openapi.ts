@@ -12,7 +12,12 @@ import { buildOpenApiDocument } from './openapi';
  */
 async function main(): Promise<void> {
   const target = resolve(process.argv[2] ?? 'openapi.json');
-  const config = AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: 'unused-for-openapi-only', LOG_LEVEL: 'silent' });
+  const config = AppConfig.fromEnv({
+    NODE_ENV: 'production',
+    METRICS_TOKEN: 'unused-for-openapi-only',
+    JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
+    LOG_LEVEL: 'silent',
+  });
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   const document = buildOpenApiDocument(app, config.version);
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);

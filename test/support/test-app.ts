@@ -18,6 +18,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The bootstrapped platform admin of every test app (design §5.2). */
+export const TEST_ADMIN = { username: 'root-admin', email: 'root@uplink.test', password: 'root-admin-password-1' };
+export const TEST_ORIGIN = 'https://console.uplink.test';
+
 export interface TestAppOptions {
   /** Extra environment on top of the test defaults (validated like production). */
   env?: Record<string, string>;
@@ -40,6 +44,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database) : database.url,
     DB_CONNECT_TIMEOUT_MS: '500',
     ALLOWED_ORIGINS: 'https://console.uplink.test',
+    BCRYPT_COST: '4',
+    REFRESH_COOKIE_SECURE: 'false',
+    // High enough that ordinary test traffic never trips them; throttle tests lower them.
+    LOGIN_IP_ATTEMPTS_PER_MINUTE: '10000',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    PLATFORM_ADMIN_USERNAME: TEST_ADMIN.username,
+    PLATFORM_ADMIN_EMAIL: TEST_ADMIN.email,
+    PLATFORM_ADMIN_PASSWORD: TEST_ADMIN.password,
+    PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
     ...options.env,
   });
   const app = await createApp(config, [PipelineProbeModule, ...(options.extraModules ?? [])]);

@@ -1,0 +1,70 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { SYSTEM_ACTOR } from '../../../shared/context/request-context';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { PasswordHasher, passwordPolicyViolation } from '../domain/password-hasher';
+import { UserEntity } from '../domain/user.entity';
+
+/** Arbitrary constant shared by every replica: only one of them may create the first admin. */
+const BOOTSTRAP_LOCK_KEY = 4_711_2027;
+
+export class BootstrapConfigurationError extends Error {}
+
+/**
+ * Design §5.2: at startup, if no user holds platform_admin and PLATFORM_ADMIN_* are set, create that user
+ * (protected) under an advisory lock. Existing admins are never touched; a password that breaks the policy
+ * stops the start.
+ */
+@Injectable()
+export class PlatformAdminBootstrap implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const wanted = this.config.platformAdmin;
+    if (wanted) {
+      const violation = passwordPolicyViolation(wanted.password, wanted);
+      if (violation) throw new BootstrapConfigurationError(`Invalid configuration: PLATFORM_ADMIN_PASSWORD: ${violation}`);
+    }
+    const passwordHash = wanted ? await this.hasher.hash(wanted.password) : null;
+    const outcome = await this.unitOfWork.run(async (tx) => {
+      // With DB_MIGRATIONS_RUN=false the schema may be behind: readiness reports it; bootstrap waits for a restart.
+      const [{ present }] = await tx.manager.query<{ present: boolean }[]>(`SELECT to_regclass('users') IS NOT NULL AS present`);
+      if (!present) return 'no_schema';
+      await tx.manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
+      const [existing] = await tx.manager.query<unknown[]>(`SELECT 1 FROM users WHERE is_platform_admin LIMIT 1`);
+      if (existing) return 'present';
+      if (!wanted || !passwordHash) return 'unconfigured';
+      const user = await tx.manager.save(
+        tx.manager.create(UserEntity, {
+          username: wanted.username,
+          email: wanted.email,
+          displayName: wanted.displayName,
+          isProtected: true,
+          isPlatformAdmin: true,
+          passwordHash,
+          passwordChangeRequired: wanted.passwordChangeRequired,
+        }),
+      );
+      await tx.audit({
+        eventType: 'user.bootstrapped',
+        action: 'bootstrap',
+        entityType: 'user',
+        entityId: user.userId,
+        actor: SYSTEM_ACTOR,
+        metadata: { passwordChangeRequired: wanted.passwordChangeRequired },
+      });
+      return 'created';
+    });
+    if (outcome === 'created') this.logger.log(`Created the first platform admin '${wanted?.username}'`);
+    if (outcome === 'no_schema') this.logger.warn('The users table does not exist yet (migrations pending): bootstrap skipped');
+    if (outcome === 'unconfigured') {
+      this.logger.warn('No platform admin exists and PLATFORM_ADMIN_USERNAME/_EMAIL/_PASSWORD are not set: nobody can sign in');
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { RateLimitedError } from '../../../shared/errors/domain-error';
+
+/**
+ * Design §5.1 login throttle, in PostgreSQL so it holds across replicas and restarts, and checked before bcrypt
+ * runs: LOGIN_MAX_FAILURES consecutive failures per identifier lock it for LOGIN_LOCKOUT_MINUTES after the last
+ * failure; LOGIN_IP_ATTEMPTS_PER_MINUTE attempts per IP address per clock minute.
+ */
+@Injectable()
+export class LoginThrottle {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  static keyOf(identifier: string): string {
+    return identifier.trim().toLowerCase();
+  }
+
+  /** Counts this attempt for the IP and refuses it (429) when the IP or the identifier is over its limit. */
+  async admit(identifierKey: string, ip: string): Promise<void> {
+    const [ipRow] = await this.dataSource.query<{ attempts: number; retry_after: number }[]>(
+      `INSERT INTO login_ip_attempts (ip, window_start, attempts)
+       VALUES ($1, date_trunc('minute', clock_timestamp()), 1)
+       ON CONFLICT (ip, window_start) DO UPDATE SET attempts = login_ip_attempts.attempts + 1
+       RETURNING attempts,
+                 ceil(extract(epoch FROM window_start + interval '1 minute' - clock_timestamp()))::int AS retry_after`,
+      [ip],
+    );
+    if (ipRow && ipRow.attempts > this.config.loginIpAttemptsPerMinute) {
+      throw tooMany(Math.max(1, ipRow.retry_after));
+    }
+    await this.assertIdentifierOpen(this.dataSource.manager, identifierKey);
+  }
+
+  async assertIdentifierOpen(manager: EntityManager, identifierKey: string): Promise<void> {
+    const [row] = await manager.query<{ retry_after: number }[]>(
+      `SELECT ceil(extract(epoch FROM last_failure_at + make_interval(mins => $2) - clock_timestamp()))::int AS retry_after
+         FROM login_failures
+        WHERE identifier_key = $1 AND consecutive_failures >= $3
+          AND last_failure_at + make_interval(mins => $2) > clock_timestamp()`,
+      [identifierKey, this.config.loginLockoutMinutes, this.config.loginMaxFailures],
+    );
+    if (row) throw tooMany(Math.max(1, row.retry_after));
+  }
+
+  /** One more consecutive failure; a lockout that has run out starts counting from one again. */
+  async recordFailure(manager: EntityManager, identifierKey: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO login_failures (identifier_key, consecutive_failures, last_failure_at)
+       VALUES ($1, 1, clock_timestamp())
+       ON CONFLICT (identifier_key) DO UPDATE SET
+         consecutive_failures = CASE
+           WHEN login_failures.last_failure_at + make_interval(mins => $2) <= clock_timestamp() THEN 1
+           ELSE login_failures.consecutive_failures + 1 END,
+         last_failure_at = clock_timestamp()`,
+      [identifierKey, this.config.loginLockoutMinutes],
+    );
+  }
+
+  async recordSuccess(manager: EntityManager, identifierKey: string): Promise<void> {
+    await manager.query(`DELETE FROM login_failures WHERE identifier_key = $1`, [identifierKey]);
+  }
+
+  /** Old per-minute IP windows are worthless; drop them now and then. */
+  async prune(): Promise<void> {
+    await this.dataSource.query(`DELETE FROM login_ip_attempts WHERE window_start < clock_timestamp() - interval '10 minutes'`);
+  }
+}
+
+function tooMany(retryAfterSeconds: number): RateLimitedError {
+  return new RateLimitedError(retryAfterSeconds, 'Too many sign-in attempts; try again later.');
+}

@@ -1,0 +1,41 @@
+import type { CookieOptions, Request, Response } from 'express';
+import { AppConfig } from '../../../config/app-config';
+import { AuthorizationFailedError } from '../../../shared/errors/domain-error';
+
+export const SECURE_COOKIE_NAME = '__Host-platform_refresh';
+export const PLAIN_COOKIE_NAME = 'platform_refresh';
+const MAX_AGE_SECONDS = 604800;
+
+/** The refresh cookie of spec "Authentication" 3 and design §5.1: host-only, HttpOnly, SameSite=Strict, Path=/. */
+export class RefreshCookie {
+  constructor(private readonly config: AppConfig) {}
+
+  get name(): string {
+    return this.config.refreshCookieSecure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
+  }
+
+  read(req: Request): string | null {
+    const value: unknown = (req.cookies as Record<string, unknown> | undefined)?.[this.name];
+    return typeof value === 'string' && value.length > 0 && value.length <= 256 ? value : null;
+  }
+
+  set(res: Response, token: string): void {
+    res.cookie(this.name, token, { ...this.options(), maxAge: MAX_AGE_SECONDS * 1000 });
+  }
+
+  clear(res: Response): void {
+    res.clearCookie(this.name, this.options());
+  }
+
+  /** Refresh and logout need an `Origin` that exactly matches ALLOWED_ORIGINS (403 `origin_not_allowed`). */
+  assertAllowedOrigin(req: Request): void {
+    const origin = req.headers.origin;
+    if (!origin || !this.config.allowedOrigins.includes(origin)) {
+      throw new AuthorizationFailedError('origin_not_allowed', 'This request must come from an allowed origin.');
+    }
+  }
+
+  private options(): CookieOptions {
+    return { httpOnly: true, secure: this.config.refreshCookieSecure, sameSite: 'strict', path: '/' };
+  }
+}

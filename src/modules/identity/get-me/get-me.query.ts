@@ -1,0 +1,12 @@
+import { Query } from '@nestjs/cqrs';
+import type { Principal } from '../../../shared/auth/principal';
+import type { MeResponse } from './me.response.dto';
+
+export class GetMeQuery extends Query<MeResponse> {
+  constructor(
+    readonly principal: Principal,
+    readonly tenantNumber: number | undefined,
+  ) {
+    super();
+  }
+}
