@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
@@ -10,6 +11,7 @@ import { loggerOptions } from './logging/logger-options';
 import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
+import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
@@ -25,6 +27,10 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
         CqrsModule.forRoot(),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'per-minute', ttl: 60_000, limit: config.rateLimitPerMinute }],
+          setHeaders: false,
+        }),
         DatabaseModule,
         HttpPipelineModule,
         CoreModule,
@@ -36,7 +42,9 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        // Guards run in this order: authentication (401/403) first, then the per-user rate limit.
         { provide: APP_GUARD, useClass: DenyByDefaultGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
       ],
     };
   }

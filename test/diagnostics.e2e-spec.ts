@@ -1,18 +1,18 @@
-import { QueryBus } from '@nestjs/cqrs';
-import { EchoQuery } from '../src/modules/diagnostics/echo/echo.query';
-import { GetVersionQuery } from '../src/modules/diagnostics/get-version/get-version.query';
+import jwt from 'jsonwebtoken';
+import { loginAdmin } from './support/auth';
 import { startTestApp, TestApp } from './support/test-app';
 
-/*
- * Design §5.15 diagnostics. Both routes need an authenticated caller; until the identity module exists the
- * deny-by-default guard answers 401, so the queries are exercised through the QueryBus here and the routes
- * only for their refusal.
- */
+/** Design §5.15 diagnostics: the first ordinary authenticated endpoints. */
 describe('diagnostics', () => {
   let t: TestApp;
+  let auth: string;
+  let userId: string;
 
   beforeAll(async () => {
     t = await startTestApp({ env: { GIT_COMMIT: 'abc1234', BUILT_AT: '2026-11-23T10:00:00Z' } });
+    const { accessToken } = await loginAdmin(t);
+    auth = `Bearer ${accessToken}`;
+    userId = String((jwt.decode(accessToken) as jwt.JwtPayload).sub);
   });
   afterAll(() => t.close());
 
@@ -28,19 +28,38 @@ describe('diagnostics', () => {
   });
 
   it('reports version, build identity and API version', async () => {
-    const version = await t.app.get(QueryBus).execute(new GetVersionQuery());
-    expect(version).toEqual({
+    const res = await t.http().get('/v1/diagnostics/version').set('Authorization', auth).expect(200);
+    expect(res.body).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       gitCommit: 'abc1234',
       builtAt: '2026-11-23T10:00:00.000Z',
       apiVersion: 'v1',
     });
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('echoes the message with a database round trip', async () => {
-    const echo = await t.app.get(QueryBus).execute(new EchoQuery('hello', null));
-    expect(echo).toMatchObject({ message: 'hello', userId: null, receivedAt: expect.any(String) });
-    expect(echo.databaseRoundTripMs).toBeGreaterThanOrEqual(0);
+  it('echoes the message with the caller, the correlation id and a database round trip', async () => {
+    const res = await t
+      .http()
+      .post('/v1/diagnostics/echo')
+      .set('Authorization', auth)
+      .set('X-Correlation-Id', 'diag-echo')
+      .send({ message: 'hello' })
+      .expect(200);
+    expect(res.body).toEqual({
+      message: 'hello',
+      correlationId: 'diag-echo',
+      receivedAt: expect.stringMatching(/Z$/),
+      userId,
+      databaseRoundTripMs: expect.any(Number),
+    });
+  });
+
+  it('validates the echo body (1..1000 characters, no other properties)', async () => {
+    const tooLong = await t.http().post('/v1/diagnostics/echo').set('Authorization', auth).send({ message: 'x'.repeat(1001) }).expect(400);
+    expect(tooLong.body.error.details.fields[0]).toMatchObject({ path: 'body.message', rule: 'max_length' });
+    const extra = await t.http().post('/v1/diagnostics/echo').set('Authorization', auth).send({ message: 'a', b: 1 }).expect(400);
+    expect(extra.body.error.details.fields[0]).toMatchObject({ path: 'body.b', rule: 'unknown_property' });
   });
 
   it('documents both routes in OpenAPI', async () => {

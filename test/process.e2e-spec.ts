@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { freePort } from './support/free-port';
 
 /*
@@ -100,6 +101,73 @@ describe('the service process', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
+  }, 120_000);
+
+  it('never lets a password, token or cookie reach the logs or the audit log during a full auth flow', async () => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const password = 'Known-Bootstrap-Password-4711';
+    const newPassword = 'Known-New-Password-0815';
+    running = start({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      EMBEDDED_PG_DIR: join(dataDir, 'pg-secrets'),
+      EMBEDDED_PG_PORT: String(pgPort),
+      LOG_LEVEL: 'trace',
+      BCRYPT_COST: '4',
+      ALLOWED_ORIGINS: 'https://console.example.com',
+      REFRESH_COOKIE_SECURE: 'false',
+      PLATFORM_ADMIN_USERNAME: 'secret-admin',
+      PLATFORM_ADMIN_EMAIL: 'secret-admin@example.com',
+      PLATFORM_ADMIN_PASSWORD: password,
+    });
+    await waitForReady(port);
+    const base = `http://127.0.0.1:${port}/v1/auth`;
+    const json = { 'Content-Type': 'application/json', Origin: 'https://console.example.com' };
+    const secrets: string[] = [password, newPassword, 'Wrong-Password-Attempt-1'];
+
+    await fetch(`${base}/login`, { method: 'POST', headers: json, body: JSON.stringify({ identifier: 'secret-admin', password: secrets[2] }) });
+    const login = await fetch(`${base}/login`, { method: 'POST', headers: json, body: JSON.stringify({ identifier: 'secret-admin', password }) });
+    expect(login.status).toBe(200);
+    const first = (await login.json()) as { accessToken: string };
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    secrets.push(first.accessToken, cookie.split('=')[1]!);
+    const refreshed = await fetch(`${base}/refresh`, { method: 'POST', headers: { ...json, Cookie: cookie } });
+    expect(refreshed.status).toBe(200);
+    const second = (await refreshed.json()) as { accessToken: string };
+    secrets.push(second.accessToken, refreshed.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!);
+    const auth = { ...json, Authorization: `Bearer ${second.accessToken}` };
+    expect((await fetch(`${base}/me`, { headers: auth })).status).toBe(200);
+    const changed = await fetch(`${base}/change-password`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ currentPassword: password, newPassword }),
+    });
+    expect(changed.status).toBe(200);
+    secrets.push(((await changed.json()) as { accessToken: string }).accessToken);
+    const wrongCurrent = await fetch(`${base}/change-password`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ currentPassword: secrets[2], newPassword: 'whatever-new-password' }),
+    });
+    expect(wrongCurrent.status).toBe(401); // that session was revoked by the change
+
+    const audit = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/uplink` });
+    await audit.connect();
+    const rows = await audit.query('SELECT * FROM audit_log');
+    const hashes = await audit.query<{ password_hash: string }>('SELECT password_hash FROM users');
+    await audit.end();
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+
+    expect(rows.rowCount).toBeGreaterThanOrEqual(5);
+    const logs = running.output();
+    expect(logs).toContain('request completed'); // the request log is on, so the check below means something
+    secrets.push(hashes.rows[0]!.password_hash);
+    const auditText = JSON.stringify(rows.rows);
+    for (const secret of secrets) {
+      expect(logs).not.toContain(secret);
+      expect(auditText).not.toContain(secret);
+    }
   }, 120_000);
 
   it('writes the OpenAPI document without any database (npm run openapi)', () => {

@@ -27,6 +27,8 @@ export class AppConfig {
   readonly shutdownTimeoutMs!: number;
   /** HS256 key of access tokens; outside production a random per-process key when unset. */
   readonly jwtSecret!: string;
+  /** HMAC key of list cursors; outside production a random per-process key when unset. */
+  readonly cursorSecret!: string;
   readonly accessTokenTtlSeconds!: number;
   readonly refreshIdleTtlSeconds!: number;
   readonly refreshRaceWindowSeconds!: number;
@@ -82,6 +84,7 @@ export class AppConfig {
       docsEnabled: value.DOCS_ENABLED,
       shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
       jwtSecret: value.JWT_SECRET ?? randomBytes(32).toString('base64url'),
+      cursorSecret: value.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
       accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
       refreshIdleTtlSeconds: value.REFRESH_IDLE_TTL_SECONDS,
       refreshRaceWindowSeconds: value.REFRESH_RACE_WINDOW_SECONDS,

@@ -37,6 +37,7 @@ export const envSchema = Joi.object({
   DOCS_ENABLED: bool.default(true),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).max(120000).default(10000),
   JWT_SECRET: Joi.string().min(32).optional().when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  CURSOR_SECRET: Joi.string().min(32).optional().when('NODE_ENV', { is: 'production', then: Joi.required() }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(3600).default(1800),
   REFRESH_IDLE_TTL_SECONDS: Joi.number().integer().min(1).max(604800).default(604800),
   REFRESH_RACE_WINDOW_SECONDS: Joi.number().integer().min(0).max(60).default(10),

@@ -8,6 +8,11 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     .setDescription('Multi-tenant IoT telemetry platform. Errors use the envelope {error:{code,category,message,correlationId,details?}}.')
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addCookieAuth(
+      'platform_refresh',
+      { type: 'apiKey', in: 'cookie', description: '`__Host-platform_refresh` (or `platform_refresh` on plain HTTP): rotating refresh token' },
+      'refreshCookie',
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GetVersionQuery } from './get-version.query';
 import { VersionResponse } from './version.response.dto';
 
-/** Design §5.15: any authenticated caller (until the identity module lands, the deny-by-default guard answers 401). */
+/** Design §5.15: any authenticated caller. */
 @ApiTags('diagnostics')
 @ApiBearerAuth()
 @Controller('v1/diagnostics')

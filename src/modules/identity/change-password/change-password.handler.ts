@@ -26,8 +26,9 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
   ) {}
 
   async execute({ principal, currentPassword, newPassword, ip }: ChangePasswordCommand): Promise<IssuedTokens> {
-    const key = LoginThrottle.keyOf(principal.username);
-    await this.throttle.admit(key, ip);
+    const key = LoginThrottle.keyOf(principal.username, principal.userId);
+    await this.throttle.admitIp(ip);
+    await this.throttle.assertIdentifierOpen(this.dataSource.manager, key);
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ userId: principal.userId });
     if (!user) throw new AuthenticationFailedError('revoked_session', 'The session has ended; sign in again.');
 

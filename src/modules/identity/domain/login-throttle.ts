@@ -15,12 +15,16 @@ export class LoginThrottle {
     private readonly config: AppConfig,
   ) {}
 
-  static keyOf(identifier: string): string {
-    return identifier.trim().toLowerCase();
+  /**
+   * The lock follows the account, whichever identifier (username or e-mail, any case) names it; identifiers
+   * naming no account are counted as typed, so probing unknown names is throttled the same way.
+   */
+  static keyOf(identifier: string, userId: string | undefined): string {
+    return userId ? `user:${userId}` : `identifier:${identifier.trim().toLowerCase()}`;
   }
 
-  /** Counts this attempt for the IP and refuses it (429) when the IP or the identifier is over its limit. */
-  async admit(identifierKey: string, ip: string): Promise<void> {
+  /** Counts this attempt for the client IP and refuses it (429) over LOGIN_IP_ATTEMPTS_PER_MINUTE. */
+  async admitIp(ip: string): Promise<void> {
     const [ipRow] = await this.dataSource.query<{ attempts: number; retry_after: number }[]>(
       `INSERT INTO login_ip_attempts (ip, window_start, attempts)
        VALUES ($1, date_trunc('minute', clock_timestamp()), 1)
@@ -32,7 +36,6 @@ export class LoginThrottle {
     if (ipRow && ipRow.attempts > this.config.loginIpAttemptsPerMinute) {
       throw tooMany(Math.max(1, ipRow.retry_after));
     }
-    await this.assertIdentifierOpen(this.dataSource.manager, identifierKey);
   }
 
   async assertIdentifierOpen(manager: EntityManager, identifierKey: string): Promise<void> {

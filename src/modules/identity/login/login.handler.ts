@@ -25,14 +25,14 @@ export class LoginHandler implements ICommandHandler<LoginCommand> {
   ) {}
 
   async execute({ identifier, password, ip }: LoginCommand): Promise<IssuedTokens> {
-    const key = LoginThrottle.keyOf(identifier);
-    await this.throttle.admit(key, ip);
-
+    await this.throttle.admitIp(ip);
     const user = await this.dataSource
       .getRepository(UserEntity)
       .createQueryBuilder('u')
-      .where('lower(u.username) = :key OR lower(u.email) = :key', { key })
+      .where('lower(u.username) = :lowered OR lower(u.email) = :lowered', { lowered: identifier.toLowerCase() })
       .getOne();
+    const key = LoginThrottle.keyOf(identifier, user?.userId);
+    await this.throttle.assertIdentifierOpen(this.dataSource.manager, key);
     const passwordMatches = await this.hasher.verify(password, user?.passwordHash ?? null);
     const accepted = user !== null && passwordMatches && user.status === 'active';
 
