@@ -10,6 +10,7 @@ import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger-options';
 import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
 import { IdentityModule } from './modules/identity/identity.module';
+import { UsersModule } from './modules/users/users.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { CoreModule } from './shared/core.module';
@@ -36,6 +37,7 @@ export class AppModule {
         CoreModule,
         HealthModule,
         IdentityModule,
+        UsersModule,
         DiagnosticsModule,
         ...extraModules,
       ],

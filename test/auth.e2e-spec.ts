@@ -182,7 +182,7 @@ describe('bearer tokens', () => {
     expectBearer401(await t.http().get('/v1/diagnostics/version').set('Authorization', `Bearer ${expired}`), 'expired_token');
 
     const forgedSession = jwt.sign({ sub: claims.sub, sid: 'not-a-uuid' }, secret, { issuer: 'uplink', audience: 'uplink-api', expiresIn: 60 });
-    expectBearer401(await t.http().get('/v1/diagnostics/version').set('Authorization', `Bearer ${forgedSession}`), 'revoked_session');
+    expectBearer401(await t.http().get('/v1/diagnostics/version').set('Authorization', `Bearer ${forgedSession}`), 'invalid_token');
   });
 
   it("rejects a disabled user's live token on the very next request", async () => {
@@ -554,5 +554,24 @@ describe('denied requests and OpenAPI', () => {
     }
     expect(doc.body.paths['/v1/auth/login'].post.requestBody).toBeDefined();
     expect(doc.body.paths['/v1/auth/refresh'].post.security).toEqual([{ refreshCookie: [] }]);
+  });
+});
+
+describe('secure refresh cookie (REFRESH_COOKIE_SECURE=true, the default)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { REFRESH_COOKIE_SECURE: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  it('is named __Host-platform_refresh, Secure, and accepted back under that name only', async () => {
+    const user = await seedUser(t);
+    const res = await t.http().post('/v1/auth/login').send({ identifier: user.username, password: user.password }).expect(200);
+    const [cookie] = res.headers['set-cookie'] as unknown as string[];
+    expect(cookie).toMatch(/^__Host-platform_refresh=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/);
+    const value = cookie!.split(';')[0]!.split('=')[1]!;
+    await refresh(t, `platform_refresh=${value}`).expect(401);
+    await refresh(t, `__Host-platform_refresh=${value}`).expect(200);
   });
 });

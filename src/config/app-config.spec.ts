@@ -104,8 +104,19 @@ describe('AppConfig.fromEnv', () => {
       );
     });
 
-    it('starts with a METRICS_TOKEN of at least 16 characters and a JWT_SECRET', () => {
-      const config = AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32) });
+    it('requires CURSOR_SECRET', () => {
+      expect(
+        configErrorFor({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32) }).message,
+      ).toMatch(/^Invalid configuration: CURSOR_SECRET: /);
+    });
+
+    it('starts with a METRICS_TOKEN of at least 16 characters, a JWT_SECRET and a CURSOR_SECRET', () => {
+      const config = AppConfig.fromEnv({
+        NODE_ENV: 'production',
+        METRICS_TOKEN: PRODUCTION_TOKEN,
+        JWT_SECRET: 'j'.repeat(32),
+        CURSOR_SECRET: 'c'.repeat(32),
+      });
       expect(config.nodeEnv).toBe('production');
       expect(config.metricsToken).toBe(PRODUCTION_TOKEN);
     });
@@ -126,6 +137,7 @@ describe('AppConfig.fromEnv', () => {
       ['ALLOWED_ORIGINS', { ALLOWED_ORIGINS: 'https://console.example.com/app' }],
       ['ALLOWED_ORIGINS', { ALLOWED_ORIGINS: 'console.example.com' }],
       ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
+      ['CURSOR_SECRET', { CURSOR_SECRET: 'shorter-than-32-characters' }],
       ['BUILT_AT', { BUILT_AT: 'yesterday' }],
     ])('rejects a bad %s in one line naming the variable', (variable, env) => {
       const error = configErrorFor(env);

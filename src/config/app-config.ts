@@ -34,6 +34,7 @@ export class AppConfig {
   readonly refreshRaceWindowSeconds!: number;
   readonly refreshCookieSecure!: boolean;
   readonly bcryptCost!: number;
+  readonly bcryptMaxConcurrency!: number;
   readonly loginMaxFailures!: number;
   readonly loginLockoutMinutes!: number;
   readonly loginIpAttemptsPerMinute!: number;
@@ -90,6 +91,7 @@ export class AppConfig {
       refreshRaceWindowSeconds: value.REFRESH_RACE_WINDOW_SECONDS,
       refreshCookieSecure: value.REFRESH_COOKIE_SECURE,
       bcryptCost: value.BCRYPT_COST,
+      bcryptMaxConcurrency: value.BCRYPT_MAX_CONCURRENCY,
       loginMaxFailures: value.LOGIN_MAX_FAILURES,
       loginLockoutMinutes: value.LOGIN_LOCKOUT_MINUTES,
       loginIpAttemptsPerMinute: value.LOGIN_IP_ATTEMPTS_PER_MINUTE,

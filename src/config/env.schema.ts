@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import Joi from 'joi';
 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off');
@@ -43,6 +44,7 @@ export const envSchema = Joi.object({
   REFRESH_RACE_WINDOW_SECONDS: Joi.number().integer().min(0).max(60).default(10),
   REFRESH_COOKIE_SECURE: bool.default(true),
   BCRYPT_COST: Joi.number().integer().min(4).max(15).default(12),
+  BCRYPT_MAX_CONCURRENCY: Joi.number().integer().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
   LOGIN_MAX_FAILURES: Joi.number().integer().min(1).max(1000).default(5),
   LOGIN_LOCKOUT_MINUTES: Joi.number().integer().min(1).max(1440).default(15),
   LOGIN_IP_ATTEMPTS_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(20),

@@ -15,7 +15,7 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[] }
 }
 
 describe('logger options', () => {
-  const options = loggerOptions(AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(16), JWT_SECRET: 'j'.repeat(32) }));
+  const options = loggerOptions(AppConfig.fromEnv({ NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(16), JWT_SECRET: 'j'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) }));
   const pinoHttp = options.pinoHttp as pino.LoggerOptions & { redact: { paths: string[]; censor: string } };
 
   it('redacts authorization headers, cookies, passwords and tokens', () => {

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     METRICS_TOKEN: 'unused-for-openapi-only',
     JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
+    CURSOR_SECRET: 'unused-for-openapi-only-0123456789abcdef',
     LOG_LEVEL: 'silent',
   });
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });

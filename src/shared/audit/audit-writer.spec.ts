@@ -168,3 +168,17 @@ describe('AuditWriter', () => {
     });
   });
 });
+
+describe('AuditWriter secret key names', () => {
+  it('keeps flags and counts that merely mention a secret word', async () => {
+    const writer = new AuditWriter({ actor: { actorType: 'system', actorId: 'system' }, http: { method: null, route: null }, correlationId: 'c' } as never);
+    const manager = { create: (_type: unknown, row: unknown) => row, save: async (_type: unknown, row: unknown) => row };
+    const row = await writer.write(manager as never, {
+      eventType: 'user.bootstrapped',
+      action: 'bootstrap',
+      entityType: 'user',
+      metadata: { passwordChangeRequired: true, tokenCount: 2, refresh_token: 'x', tokenHash: 'y', passwordHash: 'z' },
+    });
+    expect(row.metadata).toEqual({ passwordChangeRequired: true, tokenCount: 2 });
+  });
+});

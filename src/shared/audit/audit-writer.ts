@@ -22,18 +22,25 @@ export interface AuditEntry {
 export const MAX_AUDIT_METADATA_BYTES = 8 * 1024;
 // Secrets must never reach the audit log (design §10, C12); this is a backstop, callers should not pass them.
 // Keys are compared without case, `-` or `_`: `currentPassword`, `passwordHash`, `refresh_token`, `X-Api-Key`
-// are dropped; `tokenCount` or `passengerCount` are kept.
-const SECRET_PARTS = ['password', 'passwd', 'passphrase'];
-const SECRET_SUFFIXES = ['secret', 'token', 'apikey', 'privatekey', 'credential', 'credentials'];
+// are dropped; `tokenCount`, `passengerCount` or `passwordChangeRequired` are kept.
+const SECRET_SUFFIXES = [
+  'password',
+  'passwd',
+  'passphrase',
+  'passwordhash',
+  'secret',
+  'token',
+  'tokenhash',
+  'apikey',
+  'privatekey',
+  'credential',
+  'credentials',
+];
 const SECRET_NAMES = new Set(['authorization', 'cookie', 'setcookie', 'bearer', 'jwt']);
 
 function isSecretKey(key: string): boolean {
   const normalized = key.toLowerCase().replace(/[-_]/g, '');
-  return (
-    SECRET_NAMES.has(normalized) ||
-    SECRET_PARTS.some((part) => normalized.includes(part)) ||
-    SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix))
-  );
+  return SECRET_NAMES.has(normalized) || SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
 }
 
 /**

@@ -36,6 +36,8 @@ export class LoginThrottle {
     if (ipRow && ipRow.attempts > this.config.loginIpAttemptsPerMinute) {
       throw tooMany(Math.max(1, ipRow.retry_after));
     }
+    // The first attempt of an IP in a new minute is a cheap moment to forget what no longer counts.
+    if (ipRow?.attempts === 1) await this.prune();
   }
 
   async assertIdentifierOpen(manager: EntityManager, identifierKey: string): Promise<void> {
@@ -67,9 +69,13 @@ export class LoginThrottle {
     await manager.query(`DELETE FROM login_failures WHERE identifier_key = $1`, [identifierKey]);
   }
 
-  /** Old per-minute IP windows are worthless; drop them now and then. */
+  /** Past IP windows and failures older than a lockout no longer count (a next failure would restart at one). */
   async prune(): Promise<void> {
-    await this.dataSource.query(`DELETE FROM login_ip_attempts WHERE window_start < clock_timestamp() - interval '10 minutes'`);
+    await this.dataSource.query(`DELETE FROM login_ip_attempts WHERE window_start < date_trunc('minute', clock_timestamp())`);
+    await this.dataSource.query(
+      `DELETE FROM login_failures WHERE last_failure_at + make_interval(mins => $1) <= clock_timestamp()`,
+      [this.config.loginLockoutMinutes],
+    );
   }
 }
 

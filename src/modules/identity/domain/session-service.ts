@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { ClsService } from 'nestjs-cls';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../../../config/app-config';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
 import type { Principal } from '../../../shared/auth/principal';
@@ -12,6 +14,70 @@ export const MAX_ACTIVE_SESSIONS = 10;
 /** `lastUsedAt` is refreshed at most this often by ordinary requests, so reads don't turn into writes. */
 const TOUCH_INTERVAL_SECONDS = 60;
 
+const AUTHENTICATE_SQL = `
+  SELECT u.user_id, u.username, u.email, u.display_name, u.status, u.metadata, u.is_protected, u.is_platform_admin,
+         u.password_change_required, u.created_at, u.updated_at,
+         s.session_id, s.created_at AS session_created_at, s.last_used_at, s.refresh_idle_expires_at,
+         s.last_used_at < clock_timestamp() - make_interval(secs => $3) AS stale
+    FROM sessions s JOIN users u ON u.user_id = s.user_id
+   WHERE s.session_id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL
+     AND s.refresh_idle_expires_at > clock_timestamp() AND u.status = 'active'`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const AUTHENTICATED_ROWS = 'identity.authenticatedRows';
+
+export interface AuthenticatedRows {
+  user: UserEntity;
+  session: SessionEntity;
+}
+
+interface AuthenticatedRow {
+  user_id: string;
+  username: string;
+  email: string;
+  display_name: string;
+  status: UserEntity['status'];
+  metadata: Record<string, string>;
+  is_protected: boolean;
+  is_platform_admin: boolean;
+  password_change_required: boolean;
+  created_at: Date;
+  updated_at: Date;
+  session_id: string;
+  session_created_at: Date;
+  last_used_at: Date;
+  refresh_idle_expires_at: Date;
+  stale: boolean;
+}
+
+function toEntities(row: AuthenticatedRow): AuthenticatedRows {
+  const user = Object.assign(new UserEntity(), {
+    userId: row.user_id,
+    username: row.username,
+    email: row.email,
+    displayName: row.display_name,
+    status: row.status,
+    metadata: row.metadata,
+    isProtected: row.is_protected,
+    isPlatformAdmin: row.is_platform_admin,
+    passwordHash: null, // never loaded for authentication
+    passwordChangeRequired: row.password_change_required,
+    passwordChangedAt: null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+  const session = Object.assign(new SessionEntity(), {
+    sessionId: row.session_id,
+    userId: row.user_id,
+    createdAt: row.session_created_at,
+    lastUsedAt: row.last_used_at,
+    refreshIdleExpiresAt: row.refresh_idle_expires_at,
+    revokedAt: null,
+    revokeReason: null,
+  });
+  return { user, session };
+}
+
 export interface OpenedSession {
   session: SessionEntity;
   refreshToken: string;
@@ -23,6 +89,7 @@ export class SessionService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly cls: ClsService,
   ) {}
 
   /** A new session with its first refresh token; beyond 10 active sessions the least recently used go. */
@@ -88,38 +155,53 @@ export class SessionService {
 
   /**
    * Per request: the token's session must still be active (not revoked, not idle-expired) and its user active,
-   * so logout, disable, password change and session deletion take effect on the very next request.
+   * so logout, disable, password change and session deletion take effect on the very next request. One query
+   * loads both rows; they stay in the request context (`authenticatedRows`) so handlers such as `me` need no
+   * second round trip.
    */
   async authenticate(claims: { sub?: unknown; sid?: unknown }): Promise<Principal> {
-    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') {
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !UUID.test(claims.sub) || !UUID.test(claims.sid)) {
       throw new AuthenticationFailedError('invalid_token', 'The bearer token is invalid.');
     }
-    const rows = await this.dataSource.query<
-      { username: string; is_platform_admin: boolean; password_change_required: boolean; stale: boolean }[]
-    >(
-      `SELECT u.username, u.is_platform_admin, u.password_change_required,
-              s.last_used_at < clock_timestamp() - make_interval(secs => $3) AS stale
-         FROM sessions s JOIN users u ON u.user_id = s.user_id
-        WHERE s.session_id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL
-          AND s.refresh_idle_expires_at > clock_timestamp() AND u.status = 'active'`,
-      [claims.sid, claims.sub, TOUCH_INTERVAL_SECONDS],
-    ).catch((error: unknown) => {
-      // A syntactically valid but non-UUID claim can only come from a forged token.
-      if ((error as { code?: string }).code === '22P02') return [];
-      throw error;
-    });
-    const [row] = rows;
+    const [row] = await this.preparedQuery<AuthenticatedRow>('uplink_authenticate_session', AUTHENTICATE_SQL, [
+      claims.sid,
+      claims.sub,
+      TOUCH_INTERVAL_SECONDS,
+    ]);
     if (!row) throw new AuthenticationFailedError('revoked_session', 'The session has ended; sign in again.');
     if (row.stale) {
       await this.dataSource.query(`UPDATE sessions SET last_used_at = clock_timestamp() WHERE session_id = $1`, [claims.sid]);
     }
+    const rows = toEntities(row);
+    if (this.cls.isActive()) this.cls.set(AUTHENTICATED_ROWS, rows);
     return {
-      userId: claims.sub,
-      sessionId: claims.sid,
+      userId: row.user_id,
+      sessionId: row.session_id,
       username: row.username,
       isPlatformAdmin: row.is_platform_admin,
       passwordChangeRequired: row.password_change_required,
     };
+  }
+
+  /**
+   * A named prepared statement on the pool (pg plans it once per connection): the one query every authenticated
+   * request runs skips PostgreSQL's parse and plan. TypeORM's `query` cannot name statements.
+   */
+  private async preparedQuery<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as {
+      query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
+    };
+    try {
+      return (await pool.query({ name, text, values })).rows;
+    } catch (error) {
+      throw new QueryFailedError(text, values, error as Error);
+    }
+  }
+
+  /** The caller's user and session rows as loaded by `authenticate` for this request, if any. */
+  authenticatedRows(sessionId: string): AuthenticatedRows | null {
+    const rows = this.cls.isActive() ? this.cls.get<AuthenticatedRows | undefined>(AUTHENTICATED_ROWS) : undefined;
+    return rows && rows.session.sessionId === sessionId ? rows : null;
   }
 
   async findUser(manager: EntityManager, userId: string): Promise<UserEntity | null> {

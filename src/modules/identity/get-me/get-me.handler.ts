@@ -3,6 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
+import { SessionService } from '../domain/session-service';
 import { SessionEntity } from '../domain/session.entity';
 import { SessionResponse } from '../domain/session.response.dto';
 import { UserEntity } from '../domain/user.entity';
@@ -15,13 +16,15 @@ export class GetMeHandler implements IQueryHandler<GetMeQuery, MeResponse> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly sessions: SessionService,
   ) {}
 
   async execute({ principal }: GetMeQuery): Promise<MeResponse> {
-    const [user, session] = await Promise.all([
-      this.dataSource.getRepository(UserEntity).findOneBy({ userId: principal.userId }),
-      this.dataSource.getRepository(SessionEntity).findOneBy({ sessionId: principal.sessionId }),
-    ]);
+    // Loaded by the authentication of this very request; a query only when called outside of one.
+    const { user, session } = this.sessions.authenticatedRows(principal.sessionId) ?? {
+      user: await this.dataSource.getRepository(UserEntity).findOneBy({ userId: principal.userId }),
+      session: await this.dataSource.getRepository(SessionEntity).findOneBy({ sessionId: principal.sessionId }),
+    };
     if (!user || !session) throw new AuthenticationFailedError('revoked_session', 'The session has ended; sign in again.');
     const me: MeResponse = {
       user: UserResponse.of(user),

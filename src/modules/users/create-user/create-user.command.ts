@@ -1,0 +1,9 @@
+import { Command } from '@nestjs/cqrs';
+import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { CreateUserRequest } from './create-user.request.dto';
+
+export class CreateUserCommand extends Command<UserResponse> {
+  constructor(readonly input: CreateUserRequest) {
+    super();
+  }
+}

@@ -1,0 +1,8 @@
+import { Query } from '@nestjs/cqrs';
+import type { UserResponse } from '../../identity/domain/user.response.dto';
+
+export class GetUserQuery extends Query<UserResponse> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}

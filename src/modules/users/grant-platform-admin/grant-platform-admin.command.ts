@@ -1,0 +1,8 @@
+import { Command } from '@nestjs/cqrs';
+import type { UserResponse } from '../../identity/domain/user.response.dto';
+
+export class GrantPlatformAdminCommand extends Command<UserResponse> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}

@@ -1,0 +1,33 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { UserEntity } from '../../identity/domain/user.entity';
+import { UserResponse } from '../../identity/domain/user.response.dto';
+import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
+import { UserRepository } from '../domain/user.repository';
+import { GrantPlatformAdminCommand } from './grant-platform-admin.command';
+
+/** Idempotent: granting the role to an admin changes and audits nothing. */
+@CommandHandler(GrantPlatformAdminCommand)
+export class GrantPlatformAdminHandler implements ICommandHandler<GrantPlatformAdminCommand, UserResponse> {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly users: UserRepository,
+  ) {}
+
+  execute({ userId }: GrantPlatformAdminCommand): Promise<UserResponse> {
+    return this.unitOfWork.run(async (tx) => {
+      const user = await this.users.lock(tx.manager, userId);
+      if (user.isPlatformAdmin) return UserResponse.of(user);
+      await tx.manager.update(UserEntity, { userId }, { isPlatformAdmin: true, updatedAt: () => 'clock_timestamp()' });
+      await tx.audit({
+        eventType: 'user.platform_role_granted',
+        action: 'grant_platform_role',
+        entityType: 'user',
+        entityId: userId,
+        statusCode: 200,
+        metadata: { role: PLATFORM_ADMIN_ROLE },
+      });
+      return UserResponse.of(await this.users.find(tx.manager, userId));
+    });
+  }
+}

@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { Page } from '../../../shared/pagination/page';
+import type { ListUserMembershipsParams } from './list-user-memberships.request.dto';
+import type { UserMembershipResponse } from './user-membership.response.dto';
+
+export class ListUserMembershipsQuery extends Query<Page<UserMembershipResponse>> {
+  constructor(
+    readonly actorId: string,
+    readonly userId: string,
+    readonly params: ListUserMembershipsParams,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,13 @@
+import { Query } from '@nestjs/cqrs';
+import type { Page } from '../../../shared/pagination/page';
+import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { ListUsersParams } from './list-users.request.dto';
+
+export class ListUsersQuery extends Query<Page<UserResponse>> {
+  constructor(
+    readonly actorId: string,
+    readonly params: ListUsersParams,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,19 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { AscendingPageParams } from '../../../shared/pagination/page';
+import type { UserStatus } from '../../identity/domain/user.entity';
+import { USER_STATUSES } from '../domain/user-fields';
+
+export class ListUsersParams extends AscendingPageParams {
+  @ApiPropertyOptional({ enum: USER_STATUSES })
+  @IsOptional()
+  @IsString()
+  @IsIn([...USER_STATUSES])
+  status?: UserStatus;
+
+  @ApiPropertyOptional({ maxLength: 100, description: 'Case-insensitive substring of username, e-mail or display name.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+}

@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Principal } from '../../../shared/auth/principal';
+import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { UserChanges } from './update-user.request.dto';
+
+export class UpdateUserCommand extends Command<UserResponse> {
+  constructor(
+    readonly principal: Principal,
+    readonly userId: string,
+    readonly changes: UserChanges,
+  ) {
+    super();
+  }
+}

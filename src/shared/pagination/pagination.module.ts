@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CursorCodec } from './cursor-codec';
+import { KeysetPaginator } from './keyset-paginator';
+
+/** Signed cursors and keyset pagination for list endpoints (design §4); import it in a feature module. */
+@Module({
+  providers: [CursorCodec, KeysetPaginator],
+  exports: [CursorCodec, KeysetPaginator],
+})
+export class PaginationModule {}
