@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -101,6 +101,27 @@ describe('the service process', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
+  }, 120_000);
+
+  it('in development without PLATFORM_ADMIN_*, creates an admin whose one-time password is in a private file, not the log', async () => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const pgDir = join(dataDir, 'dev', 'postgres');
+    running = start({ NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(pgPort) });
+    await waitForReady(port);
+    const file = join(dataDir, 'dev', 'initial-admin-password');
+    const password = readFileSync(file, 'utf8').trim();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier: 'admin', password }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { passwordChangeRequired: boolean }).passwordChangeRequired).toBe(true);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(running.output()).not.toContain(password);
   }, 120_000);
 
   it('never lets a password, token or cookie reach the logs or the audit log during a full auth flow', async () => {

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { SYSTEM_ACTOR } from '../../../shared/context/request-context';
@@ -9,6 +12,17 @@ import { UserEntity } from '../domain/user.entity';
 const BOOTSTRAP_LOCK_KEY = 4_711_2027;
 
 export class BootstrapConfigurationError extends Error {}
+
+/** NODE_ENV=development without PLATFORM_ADMIN_*: a local admin with a random one-time password. */
+function developmentAdmin(): NonNullable<AppConfig['platformAdmin']> {
+  return {
+    username: 'admin',
+    email: 'admin@localhost',
+    password: randomBytes(18).toString('base64url'),
+    displayName: 'Platform Administrator',
+    passwordChangeRequired: true,
+  };
+}
 
 /**
  * Design §5.2: at startup, if no user holds platform_admin and PLATFORM_ADMIN_* are set, create that user
@@ -26,7 +40,8 @@ export class PlatformAdminBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const wanted = this.config.platformAdmin;
+    const development = !this.config.platformAdmin && this.config.nodeEnv === 'development';
+    const wanted = this.config.platformAdmin ?? (development ? developmentAdmin() : null);
     if (wanted) {
       const violation = passwordPolicyViolation(wanted.password, wanted);
       if (violation) throw new BootstrapConfigurationError(`Invalid configuration: PLATFORM_ADMIN_PASSWORD: ${violation}`);
@@ -57,11 +72,22 @@ export class PlatformAdminBootstrap implements OnApplicationBootstrap {
         entityType: 'user',
         entityId: user.userId,
         actor: SYSTEM_ACTOR,
-        metadata: { passwordChangeRequired: wanted.passwordChangeRequired },
+        metadata: { passwordChangeRequired: wanted.passwordChangeRequired, development },
       });
       return 'created';
     });
-    if (outcome === 'created') this.logger.log(`Created the first platform admin '${wanted?.username}'`);
+    if (outcome === 'created' && development && wanted) {
+      // Never in a log line (design C12): the password goes to a private file next to the embedded database.
+      const file = resolve(dirname(this.config.embeddedPgDir), 'initial-admin-password');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${wanted.password}\n`, { mode: 0o600 });
+      this.logger.warn(
+        `Development: created platform admin '${wanted.username}'; its one-time password is in ${file} ` +
+          '(change it at first sign-in). Set PLATFORM_ADMIN_* to choose your own.',
+      );
+    } else if (outcome === 'created') {
+      this.logger.log(`Created the first platform admin '${wanted?.username}'`);
+    }
     if (outcome === 'no_schema') this.logger.warn('The users table does not exist yet (migrations pending): bootstrap skipped');
     if (outcome === 'unconfigured') {
       this.logger.warn('No platform admin exists and PLATFORM_ADMIN_USERNAME/_EMAIL/_PASSWORD are not set: nobody can sign in');
