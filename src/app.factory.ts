@@ -56,7 +56,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     maxAge: 600,
   });
   app.use(requestContextMiddleware(app.get(ClsService)));
-  app.use(cookieParser());
+  // Only the refresh cookie is read, and only by /v1/auth routes.
+  app.use('/v1/auth', cookieParser());
   const metrics = app.get(HttpMetricsMiddleware);
   app.use(metrics.use.bind(metrics));
   const jsonBody = app.get(JsonBodyMiddleware);
