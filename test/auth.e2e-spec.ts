@@ -554,6 +554,13 @@ describe('denied requests and OpenAPI', () => {
     }
     expect(doc.body.paths['/v1/auth/login'].post.requestBody).toBeDefined();
     expect(doc.body.paths['/v1/auth/refresh'].post.security).toEqual([{ refreshCookie: [] }]);
+    expect(doc.body.components.schemas.ErrorEnvelope.properties.error.required).toEqual(['code', 'category', 'message', 'correlationId']);
+    expect(doc.body.paths['/v1/auth/me'].get.responses.default.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
+    expect(doc.body.paths['/v1/auth/me'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/MeResponse',
+    });
   });
 });
 
