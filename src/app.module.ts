@@ -11,6 +11,10 @@ import { loggerOptions } from './logging/logger-options';
 import { DiagnosticsModule } from './modules/diagnostics/diagnostics.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { UsersModule } from './modules/users/users.module';
+import { TenantsModule } from './modules/tenants/tenants.module';
+import { OrganizationUnitsModule } from './modules/organization-units/organization-units.module';
+import { MembershipsModule } from './modules/memberships/memberships.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { CoreModule } from './shared/core.module';
@@ -38,6 +42,10 @@ export class AppModule {
         HealthModule,
         IdentityModule,
         UsersModule,
+        TenantsModule,
+        OrganizationUnitsModule,
+        MembershipsModule,
+        AuditModule,
         DiagnosticsModule,
         ...extraModules,
       ],

@@ -1,7 +1,18 @@
 import { RefreshTokenEntity } from '../modules/identity/domain/refresh-token.entity';
 import { SessionEntity } from '../modules/identity/domain/session.entity';
 import { UserEntity } from '../modules/identity/domain/user.entity';
+import { MembershipEntity } from '../modules/tenancy/domain/membership.entity';
+import { OrganizationUnitEntity } from '../modules/tenancy/domain/organization-unit.entity';
+import { TenantEntity } from '../modules/tenancy/domain/tenant.entity';
 import { AuditLogEntity } from '../shared/audit/audit-log.entity';
 
 /** Every TypeORM entity of the service; a new module adds its entities here. */
-export const ENTITIES = [AuditLogEntity, UserEntity, SessionEntity, RefreshTokenEntity];
+export const ENTITIES = [
+  AuditLogEntity,
+  UserEntity,
+  SessionEntity,
+  RefreshTokenEntity,
+  TenantEntity,
+  OrganizationUnitEntity,
+  MembershipEntity,
+];

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { ShutdownState } from '../lifecycle/shutdown-state';
+import { AccessService } from './access/access.service';
 import { AuditWriter } from './audit/audit-writer';
 import { RequestContext } from './context/request-context';
 import { UnitOfWork } from './events/unit-of-work';
@@ -21,7 +22,8 @@ import { UnitOfWork } from './events/unit-of-work';
     AuditWriter,
     UnitOfWork,
     ShutdownState,
+    AccessService,
   ],
-  exports: [ClsService, RequestContext, AuditWriter, UnitOfWork, ShutdownState],
+  exports: [ClsService, RequestContext, AuditWriter, UnitOfWork, ShutdownState, AccessService],
 })
 export class CoreModule {}

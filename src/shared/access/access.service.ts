@@ -1,0 +1,240 @@
+import { Injectable } from '@nestjs/common';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { AuthorizationFailedError, ResourceNotFoundError } from '../errors/domain-error';
+import { Permission, PERMISSION_SCOPES, ROLE_PERMISSIONS, ScopeKind, TenantRole } from './permissions';
+
+/** The tenant row as the access layer loads it. */
+export interface TenantRow {
+  tenantId: string;
+  tenantNumber: number;
+  key: string;
+  name: string;
+  status: 'active' | 'disabled';
+  metadata: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An effective grant of the caller in one tenant (design §3 "Effective"). */
+export interface EffectiveGrant {
+  membershipId: string;
+  role: TenantRole;
+  /** null: tenant-level. */
+  organizationUnitId: string | null;
+  includeDescendants: boolean;
+  /** The target unit's ancestors, root first (empty for tenant-level grants). */
+  unitAncestorIds: string[];
+}
+
+/** A unit as far as scope checks need it. */
+export interface UnitRef {
+  organizationUnitId: string;
+  ancestorIds: string[];
+}
+
+/** A SQL predicate with its parameters, numbered from the `offset` the caller gave. */
+export interface SqlPredicate {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * What one caller may do in one tenant, computed once per request (design §3, §8). Platform admins hold every
+ * permission over the whole scope. Lists never filter in memory: `accessibleUnits` and `visibleUnits` give the
+ * SQL predicates to join.
+ */
+export class TenantAccess {
+  constructor(
+    readonly tenant: TenantRow,
+    readonly isPlatformAdmin: boolean,
+    readonly grants: readonly EffectiveGrant[],
+  ) {}
+
+  private grantsWith(permission: Permission): EffectiveGrant[] {
+    return this.grants.filter((grant) => ROLE_PERMISSIONS[grant.role].has(permission));
+  }
+
+  /** Permission at tenant level (`T`), or anywhere in the tenant (`*`). */
+  can(permission: Permission, scope: ScopeKind = PERMISSION_SCOPES[permission]): boolean {
+    if (this.isPlatformAdmin) return true;
+    const grants = this.grantsWith(permission);
+    return scope === '*' ? grants.length > 0 : grants.some((grant) => grant.organizationUnitId === null);
+  }
+
+  /** Whether a tenant-level grant with descendants (or platform admin) gives the permission on every unit. */
+  coversWholeTree(permission: Permission): boolean {
+    return (
+      this.isPlatformAdmin ||
+      this.grantsWith(permission).some((grant) => grant.organizationUnitId === null && grant.includeDescendants)
+    );
+  }
+
+  /** Design §3 accessible set: the unit is a grant's target, or below a grant target with descendants. */
+  covers(permission: Permission, unit: UnitRef): boolean {
+    if (this.coversWholeTree(permission)) return true;
+    return this.grantsWith(permission).some(
+      (grant) =>
+        grant.organizationUnitId !== null &&
+        (grant.organizationUnitId === unit.organizationUnitId ||
+          (grant.includeDescendants && unit.ancestorIds.includes(grant.organizationUnitId))),
+    );
+  }
+
+  /** `scopeRelation`: accessible, ancestor (navigation only), or null (invisible: answer 404). */
+  relationTo(unit: UnitRef, permission: Permission = 'organization-units:read'): 'accessible' | 'ancestor' | null {
+    if (this.covers(permission, unit)) return 'accessible';
+    const isAncestor = this.grantsWith(permission).some((grant) => grant.unitAncestorIds.includes(unit.organizationUnitId));
+    return isAncestor ? 'ancestor' : null;
+  }
+
+  /** 403 `missing_permission` unless the permission holds at the given scope (a unit for `S`). */
+  require(permission: Permission, unit?: UnitRef): void {
+    const scope = PERMISSION_SCOPES[permission];
+    const allowed = scope === 'S' && unit ? this.covers(permission, unit) : this.can(permission, scope === 'S' ? 'T' : scope);
+    if (!allowed) {
+      throw new AuthorizationFailedError('missing_permission', `This action needs the ${permission} permission.`, {
+        permission,
+      });
+    }
+  }
+
+  /** SQL: unit `alias` is in the accessible set for `permission`. */
+  accessibleUnits(alias: string, permission: Permission, offset: number): SqlPredicate {
+    if (this.coversWholeTree(permission)) return { sql: 'TRUE', params: [] };
+    const grants = this.grantsWith(permission).filter((grant) => grant.organizationUnitId !== null);
+    const targets = grants.map((grant) => grant.organizationUnitId as string);
+    const withDescendants = grants.filter((grant) => grant.includeDescendants).map((grant) => grant.organizationUnitId as string);
+    if (targets.length === 0) return { sql: 'FALSE', params: [] };
+    return {
+      sql: `(${alias}.organization_unit_id = ANY($${offset + 1}::uuid[]) OR ${alias}.ancestor_ids && $${offset + 2}::uuid[])`,
+      params: [targets, withDescendants],
+    };
+  }
+
+  /** SQL: unit `alias` is visible (accessible, or an ancestor of an accessible unit, for navigation). */
+  visibleUnits(alias: string, permission: Permission, offset: number): SqlPredicate {
+    const accessible = this.accessibleUnits(alias, permission, offset);
+    if (accessible.sql === 'TRUE') return accessible;
+    const ancestors = [...new Set(this.grantsWith(permission).flatMap((grant) => grant.unitAncestorIds))];
+    if (ancestors.length === 0) return accessible;
+    const n = offset + accessible.params.length + 1;
+    return {
+      sql: `(${accessible.sql} OR ${alias}.organization_unit_id = ANY($${n}::uuid[]))`,
+      params: [...accessible.params, ancestors],
+    };
+  }
+}
+
+interface GrantRow {
+  membership_id: string;
+  role: TenantRole;
+  organization_unit_id: string | null;
+  include_descendants: boolean;
+  unit_ancestor_ids: string[] | null;
+}
+
+const TENANT_COLUMNS = `t.tenant_id AS "tenantId", t.tenant_number AS "tenantNumber", t.key, t.name, t.status, t.metadata,
+  t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+
+/**
+ * Design §3 "Effective": membership active, user active, tenant active, and the target unit with all its
+ * ancestors active. One indexed query per tenant and request.
+ */
+const EFFECTIVE_GRANTS_SQL = `
+  SELECT m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
+    FROM memberships m
+    JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
+    JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
+    LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
+   WHERE m.user_id = $1 AND m.tenant_id = $2 AND m.status = 'active'
+     AND (m.organization_unit_id IS NULL OR (
+           ou.status = 'active'
+           AND NOT EXISTS (SELECT 1 FROM organization_units a
+                            WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))`;
+
+/**
+ * The one access layer: who may see and do what in a tenant. Tenant resolution applies the existence rule
+ * (design §2): a tenant without an effective grant answers exactly the 404 of a missing one.
+ */
+@Injectable()
+export class AccessService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cls: ClsService,
+  ) {}
+
+  async tenantByNumber(principal: Principal, tenantNumber: number): Promise<TenantAccess> {
+    const [tenant] = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_number = $1`, [
+      tenantNumber,
+    ]);
+    return this.accessTo(principal, tenant);
+  }
+
+  async tenantById(principal: Principal, tenantId: string): Promise<TenantAccess> {
+    const [tenant] = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = $1`, [tenantId]);
+    return this.accessTo(principal, tenant);
+  }
+
+  /** SQL predicate: tenant `alias` has an effective grant of the caller (for tenant lists). */
+  visibleTenants(principal: Principal, alias: string, offset: number): SqlPredicate {
+    if (principal.isPlatformAdmin) return { sql: 'TRUE', params: [] };
+    return {
+      sql: `${alias}.status = 'active' AND EXISTS (
+              SELECT 1 FROM memberships m
+                LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
+               WHERE m.tenant_id = ${alias}.tenant_id AND m.user_id = $${offset + 1} AND m.status = 'active'
+                 AND (m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
+                       SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled'))))`,
+      params: [principal.userId],
+    };
+  }
+
+  /** Every effective grant of the user, in all tenants (for `/me`). */
+  async effectiveGrantsOf(userId: string): Promise<(EffectiveGrant & { tenant: TenantRow; organizationUnitName: string | null })[]> {
+    const rows = await this.dataSource.query<(GrantRow & { tenant_id: string; unit_name: string | null })[]>(
+      `SELECT m.tenant_id, m.membership_id, m.role, m.organization_unit_id, m.include_descendants,
+              ou.ancestor_ids AS unit_ancestor_ids, ou.name AS unit_name
+         FROM memberships m
+         JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
+         JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
+         LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
+        WHERE m.user_id = $1 AND m.status = 'active'
+          AND (m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
+                SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))
+        ORDER BY t.tenant_number, m.created_at, m.membership_id`,
+      [userId],
+    );
+    if (rows.length === 0) return [];
+    const tenants = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = ANY($1::uuid[])`, [
+      [...new Set(rows.map((row) => row.tenant_id))],
+    ]);
+    const byId = new Map(tenants.map((tenant) => [tenant.tenantId, tenant]));
+    return rows.map((row) => ({ ...toGrant(row), tenant: byId.get(row.tenant_id)!, organizationUnitName: row.unit_name }));
+  }
+
+  private async accessTo(principal: Principal, tenant: TenantRow | undefined): Promise<TenantAccess> {
+    if (!tenant) throw new ResourceNotFoundError('tenant');
+    if (principal.isPlatformAdmin) return new TenantAccess(tenant, true, []);
+    const cacheKey = `access.grants.${tenant.tenantId}`;
+    let grants = this.cls.isActive() ? this.cls.get<EffectiveGrant[] | undefined>(cacheKey) : undefined;
+    if (!grants) {
+      const rows = await this.dataSource.query<GrantRow[]>(EFFECTIVE_GRANTS_SQL, [principal.userId, tenant.tenantId]);
+      grants = rows.map(toGrant);
+      if (this.cls.isActive()) this.cls.set(cacheKey, grants);
+    }
+    if (grants.length === 0) throw new ResourceNotFoundError('tenant');
+    return new TenantAccess(tenant, false, grants);
+  }
+}
+
+function toGrant(row: GrantRow): EffectiveGrant {
+  return {
+    membershipId: row.membership_id,
+    role: row.role,
+    organizationUnitId: row.organization_unit_id,
+    includeDescendants: row.include_descendants,
+    unitAncestorIds: row.unit_ancestor_ids ?? [],
+  };
+}
