@@ -94,9 +94,12 @@ export class TenantAccess {
     const scope = PERMISSION_SCOPES[permission];
     const allowed = scope === 'S' && unit ? this.covers(permission, unit) : this.can(permission, scope === 'S' ? 'T' : scope);
     if (!allowed) {
-      throw new AuthorizationFailedError('missing_permission', `This action needs the ${permission} permission.`, {
-        permission,
-      });
+      throw new AuthorizationFailedError(
+        'missing_permission',
+        `This action needs the ${permission} permission.`,
+        { permission },
+        this.tenant.tenantId,
+      );
     }
   }
 

@@ -4,11 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { RequestContext } from '../context/request-context';
 import { AuthenticationFailedError, AuthorizationFailedError, DomainError } from '../errors/domain-error';
-import { UnitOfWork } from '../events/unit-of-work';
 import { ALLOW_DURING_PASSWORD_CHANGE, PLATFORM_ADMIN_ONLY, Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The one global guard, in the design's check order: a route answers only if it is @Public() or the caller
@@ -21,7 +18,6 @@ export class DenyByDefaultGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly context: RequestContext,
-    private readonly unitOfWork: UnitOfWork,
   ) {
     super();
   }
@@ -35,30 +31,12 @@ export class DenyByDefaultGuard extends AuthGuard('jwt') {
     this.context.setActor({ actorType: 'user', actorId: principal.userId });
 
     if (principal.passwordChangeRequired && !this.reflector.getAllAndOverride<boolean>(ALLOW_DURING_PASSWORD_CHANGE, targets)) {
-      await this.deny(context, new AuthorizationFailedError('password_change_required', 'Change your password before using this endpoint.'));
+      throw new AuthorizationFailedError('password_change_required', 'Change your password before using this endpoint.');
     }
     if (this.reflector.getAllAndOverride<boolean>(PLATFORM_ADMIN_ONLY, targets) && !principal.isPlatformAdmin) {
-      await this.deny(context, new AuthorizationFailedError('platform_admin_required', 'This endpoint requires the platform_admin role.'));
+      throw new AuthorizationFailedError('platform_admin_required', 'This endpoint requires the platform_admin role.');
     }
     return true;
-  }
-
-  /** Design §10: a 403 on a state-changing request is audited (`denied`), in its own transaction. */
-  private async deny(context: ExecutionContext, error: AuthorizationFailedError): Promise<never> {
-    const method = context.switchToHttp().getRequest<Request>().method;
-    if (!SAFE_METHODS.has(method)) {
-      await this.unitOfWork.run((tx) =>
-        tx.audit({
-          eventType: 'access.denied',
-          action: 'deny',
-          entityType: 'access',
-          outcome: 'denied',
-          statusCode: 403,
-          metadata: { reason: error.details?.reason },
-        }),
-      );
-    }
-    throw error;
   }
 
   /** passport-jwt's outcome → the design's 401 reasons. */

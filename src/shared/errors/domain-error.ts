@@ -54,7 +54,13 @@ export type AuthorizationReason =
   | 'origin_not_allowed';
 
 export class AuthorizationFailedError extends DomainError {
-  constructor(reason: AuthorizationReason, message: string, extra: ErrorDetails = {}) {
+  constructor(
+    reason: AuthorizationReason,
+    message: string,
+    extra: ErrorDetails = {},
+    /** The tenant whose audit log records the denial (never shown to the caller). */
+    readonly tenantId: string | null = null,
+  ) {
     super('AUTHORIZATION_FAILED', message, { reason, ...extra });
   }
 }
