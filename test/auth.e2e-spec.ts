@@ -3,6 +3,8 @@ import jwt from 'jsonwebtoken';
 import { AppConfig } from '../src/config/app-config';
 import { login, loginAdmin, refresh, refreshCookieOf, seedUser } from './support/auth';
 import { startTestApp, TEST_ADMIN, TEST_ORIGIN, TestApp } from './support/test-app';
+import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
+import { permissionsOf } from '../src/shared/access/permissions';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -580,5 +582,113 @@ describe('secure refresh cookie (REFRESH_COOKIE_SECURE=true, the default)', () =
     const value = cookie!.split(';')[0]!.split('=')[1]!;
     await refresh(t, `platform_refresh=${value}`).expect(401);
     await refresh(t, `__Host-platform_refresh=${value}`).expect(200);
+  });
+});
+
+describe('me with tenancy', () => {
+  const secret = 'analytics-secret-0123456789abcdef';
+  const hmac = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
+  let t: TestApp;
+  let a: SeededTenant;
+  let b: SeededTenant;
+  let c: SeededTenant;
+
+  const me = (token: string, query = '') => t.http().get(`/v1/auth/me${query}`).set('Authorization', `Bearer ${token}`);
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ANALYTICS_ENABLED: 'true', ANALYTICS_SECRET: secret } });
+    a = await seedTenant(t, { name: 'Tenant A' });
+    b = await seedTenant(t, { name: 'Tenant B' });
+    c = await seedTenant(t, { name: 'Tenant C' });
+  });
+  afterAll(() => t.close());
+
+  it('lists the effective grants of every tenant with permissions, unit and tenant names, and pseudonymous tenant ids', async () => {
+    const user = await seedUser(t);
+    const site = await seedUnit(t, b, null, { name: 'Site X' });
+    const disabledUnit = await seedUnit(t, b, null, { status: 'disabled' });
+    const inA = await seedGrant(t, user.userId, a, 'tenant_viewer');
+    const inB = await seedGrant(t, user.userId, b, 'tenant_operator', site, { includeDescendants: false });
+    await seedGrant(t, user.userId, c, 'tenant_admin', null, { status: 'disabled' });
+    await seedGrant(t, user.userId, b, 'tenant_admin', disabledUnit);
+    const { accessToken } = await login(t, user.username, user.password);
+
+    const res = await me(accessToken).expect(200);
+    expect(res.body.memberships).toEqual([
+      {
+        membershipId: inA,
+        tenantId: a.tenantId,
+        tenantNumber: a.tenantNumber,
+        tenantName: 'Tenant A',
+        role: 'tenant_viewer',
+        organizationUnitId: null,
+        organizationUnitName: null,
+        includeDescendants: true,
+        permissions: permissionsOf('tenant_viewer'),
+      },
+      {
+        membershipId: inB,
+        tenantId: b.tenantId,
+        tenantNumber: b.tenantNumber,
+        tenantName: 'Tenant B',
+        role: 'tenant_operator',
+        organizationUnitId: site.organizationUnitId,
+        organizationUnitName: 'Site X',
+        includeDescendants: false,
+        permissions: permissionsOf('tenant_operator'),
+      },
+    ]);
+    expect(res.body.memberships[0].permissions).toEqual(expect.arrayContaining(['tenant:read', 'devices:read', 'telemetry:read']));
+    expect(res.body.memberships[0].permissions).not.toContain('memberships:write');
+    // Two visible tenants and none asked for: no current tenant.
+    expect(res.body.currentTenant).toBeNull();
+    expect(res.body.analytics).toEqual({
+      schemaVersion: 1,
+      subjectId: hmac(user.userId),
+      tenantSubjectIds: { [String(a.tenantNumber)]: hmac(a.tenantId), [String(b.tenantNumber)]: hmac(b.tenantId) },
+    });
+    expect(JSON.stringify(res.body.analytics)).not.toContain(a.tenantId);
+
+    const chosen = await me(accessToken, `?tenantNumber=${b.tenantNumber}`).expect(200);
+    expect(chosen.body.currentTenant).toEqual({
+      tenantId: b.tenantId,
+      tenantNumber: b.tenantNumber,
+      key: b.key,
+      name: 'Tenant B',
+      status: 'active',
+      metadata: {},
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    // An invisible tenant (only a disabled grant) or a missing one is never current.
+    expect((await me(accessToken, `?tenantNumber=${c.tenantNumber}`).expect(200)).body.currentTenant).toBeNull();
+    expect((await me(accessToken, '?tenantNumber=2147483000').expect(200)).body.currentTenant).toBeNull();
+    const bad = await me(accessToken, '?tenantNumber=zero').expect(400);
+    expect(bad.body.error.details.fields[0].path).toBe('query.tenantNumber');
+  });
+
+  it('falls back to the only visible tenant, and follows grant changes on the next request', async () => {
+    const user = await seedUser(t, { passwordChangeRequired: true });
+    const grant = await seedGrant(t, user.userId, c, 'tenant_admin');
+    const { accessToken } = await login(t, user.username, user.password);
+    // A pending forced change still reads /me with its tenancy.
+    const only = await me(accessToken).expect(200);
+    expect(only.body.currentTenant).toMatchObject({ tenantId: c.tenantId, tenantNumber: c.tenantNumber });
+    expect((await me(accessToken, `?tenantNumber=${a.tenantNumber}`).expect(200)).body.currentTenant.tenantId).toBe(c.tenantId);
+    expect(only.body.analytics.tenantSubjectIds).toEqual({ [String(c.tenantNumber)]: hmac(c.tenantId) });
+
+    await t.dataSource.query(`UPDATE memberships SET status = 'disabled' WHERE membership_id = $1`, [grant]);
+    const gone = await me(accessToken).expect(200);
+    expect(gone.body).toMatchObject({ currentTenant: null, memberships: [] });
+    expect(gone.body.analytics.tenantSubjectIds).toEqual({});
+  });
+
+  it('gives a platform admin any queried tenant, but no default among several', async () => {
+    const admin = await loginAdmin(t);
+    const res = await me(admin.accessToken).expect(200);
+    expect(res.body).toMatchObject({ currentTenant: null, memberships: [] });
+    const chosen = await me(admin.accessToken, `?tenantNumber=${a.tenantNumber}`).expect(200);
+    expect(chosen.body.currentTenant.tenantId).toBe(a.tenantId);
+    expect(chosen.body.analytics.tenantSubjectIds).toEqual({ [String(a.tenantNumber)]: hmac(a.tenantId) });
   });
 });

@@ -1,17 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TenantResponse } from '../../tenants/tenant.response.dto';
 import { SessionResponse } from '../domain/session.response.dto';
 import { UserResponse } from '../domain/user.response.dto';
 
+/** An effective grant of the caller, with what a console shows for it (design §6). */
 export class MeMembership {
   @ApiProperty({ format: 'uuid' }) membershipId!: string;
   @ApiProperty({ format: 'uuid' }) tenantId!: string;
-  @ApiProperty() tenantNumber!: number;
+  @ApiProperty({ minimum: 1, maximum: 2147483647 }) tenantNumber!: number;
   @ApiProperty() tenantName!: string;
   @ApiProperty({ enum: ['tenant_admin', 'tenant_operator', 'tenant_viewer'] }) role!: string;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true }) organizationUnitId!: string | null;
-  @ApiPropertyOptional({ nullable: true }) organizationUnitName!: string | null;
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'null: a tenant-level grant.' }) organizationUnitId!: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) organizationUnitName!: string | null;
   @ApiProperty() includeDescendants!: boolean;
-  @ApiProperty({ type: [String] }) permissions!: string[];
+  @ApiProperty({ type: [String], description: 'The permissions of the role, sorted (design §8).' }) permissions!: string[];
 }
 
 export class MeAnalytics {
@@ -21,13 +23,18 @@ export class MeAnalytics {
   tenantSubjectIds!: Record<string, string>;
 }
 
-/** Design §6 Me. Tenancy fields are empty until the tenancy module exists. */
+/** Design §6 Me. */
 export class MeResponse {
   @ApiProperty({ type: UserResponse }) user!: UserResponse;
   @ApiProperty({ type: SessionResponse }) session!: SessionResponse;
   @ApiProperty({ type: [String], enum: ['platform_admin'] }) platformRoles!: 'platform_admin'[];
   @ApiProperty() passwordChangeRequired!: boolean;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Tenant record, or null' }) currentTenant!: Record<string, unknown> | null;
-  @ApiProperty({ type: [MeMembership] }) memberships!: MeMembership[];
+  @ApiProperty({
+    type: TenantResponse,
+    nullable: true,
+    description: 'The queried `tenantNumber` if visible, else the only visible tenant, else null.',
+  })
+  currentTenant!: TenantResponse | null;
+  @ApiProperty({ type: [MeMembership], description: 'Effective grants in every tenant.' }) memberships!: MeMembership[];
   @ApiPropertyOptional({ type: MeAnalytics }) analytics?: MeAnalytics;
 }

@@ -2,13 +2,15 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
+import { loadMembershipRecords } from '../../memberships/domain/membership.repository';
+import { MembershipEntity } from '../../tenancy/domain/membership.entity';
 import { UserRepository } from '../domain/user.repository';
 import { ListUserMembershipsQuery } from './list-user-memberships.query';
-import type { UserMembershipResponse } from './user-membership.response.dto';
+import { UserMembershipResponse } from './user-membership.response.dto';
 
 /**
- * Design §5.3: a user's membership history in every tenant. Tenancy does not exist yet, so every known user has
- * none; the request (cursor included) is still checked as the real list will check it.
+ * Design §5.3: a user's membership history, every tenant and status, oldest first. `tenantId` is a plain
+ * filter: platform admins see every tenant, and a tenant without grants of the user is an empty page.
  */
 @QueryHandler(ListUserMembershipsQuery)
 export class ListUserMembershipsHandler implements IQueryHandler<ListUserMembershipsQuery, Page<UserMembershipResponse>> {
@@ -19,14 +21,20 @@ export class ListUserMembershipsHandler implements IQueryHandler<ListUserMembers
   ) {}
 
   async execute({ actorId, userId, params }: ListUserMembershipsQuery): Promise<Page<UserMembershipResponse>> {
-    this.paginator.verify({
-      actorId,
-      scope: `users/${userId}/memberships`,
-      filters: { status: params.status ?? null, tenantId: params.tenantId?.toLowerCase() ?? null },
-      limit: params.limit,
-      cursor: params.cursor,
-    });
+    const filters = { status: params.status ?? null, tenantId: params.tenantId?.toLowerCase() ?? null };
+    const pageRequest = { actorId, scope: `users/${userId}/memberships`, filters, limit: params.limit, cursor: params.cursor };
+    // Design §2 check order: a bad cursor is a 400 before the user's 404.
+    this.paginator.verify(pageRequest);
     await this.users.find(this.dataSource.manager, userId);
-    return { items: [], totalCount: 0 };
+
+    const query = this.dataSource.createQueryBuilder(MembershipEntity, 'm').where('m.user_id = :userId', { userId });
+    if (filters.status) query.andWhere('m.status = :status', { status: filters.status });
+    if (filters.tenantId) query.andWhere('m.tenant_id = :tenantId', { tenantId: filters.tenantId });
+    const page = await this.paginator.ascending(query, { createdAt: 'm.created_at', id: 'm.membership_id' }, pageRequest);
+    const records = await loadMembershipRecords(
+      this.dataSource.manager,
+      page.items.map((item) => item.membershipId),
+    );
+    return { ...page, items: records.map((record) => UserMembershipResponse.of(record)) };
   }
 }

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { AscendingPageParams } from '../../../shared/pagination/page';
-
-export const MEMBERSHIP_STATUSES = ['active', 'disabled'] as const;
+import { MEMBERSHIP_STATUSES } from '../../memberships/domain/membership-fields';
 
 export class ListUserMembershipsParams extends AscendingPageParams {
   @ApiPropertyOptional({ enum: MEMBERSHIP_STATUSES })

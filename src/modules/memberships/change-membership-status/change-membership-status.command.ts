@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { Principal } from '../../../shared/auth/principal';
+import type { MembershipStatus } from '../../tenancy/domain/membership.entity';
+import type { MembershipResponse } from '../domain/membership.response.dto';
+
+/** `disabled` for POST …/disable, `active` for POST …/reactivate. */
+export class ChangeMembershipStatusCommand extends Command<MembershipResponse> {
+  constructor(
+    readonly principal: Principal,
+    readonly membershipId: string,
+    readonly status: MembershipStatus,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,21 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { canRead, missingPermission } from '../domain/membership-scope';
+import { MembershipResponse } from '../domain/membership.response.dto';
+import { targetOf } from '../domain/membership.repository';
+import { VisibleMembership } from '../domain/visible-membership';
+import { GetMembershipQuery } from './get-membership.query';
+
+@QueryHandler(GetMembershipQuery)
+export class GetMembershipHandler implements IQueryHandler<GetMembershipQuery, MembershipResponse> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly visible: VisibleMembership,
+  ) {}
+
+  async execute({ principal, membershipId }: GetMembershipQuery): Promise<MembershipResponse> {
+    const { record, access } = await this.visible.load(principal, this.dataSource.manager, membershipId);
+    if (!canRead(access, targetOf(record))) throw missingPermission(access, 'memberships:read');
+    return MembershipResponse.of(record);
+  }
+}

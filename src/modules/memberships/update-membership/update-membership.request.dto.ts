@@ -1,0 +1,13 @@
+import type { TenantRole } from '../../../shared/access/permissions';
+import { OptionalIncludeDescendants, OptionalRole } from '../domain/membership-fields';
+
+/** At least one property (design C4); the user and the target of a grant never change. */
+export class UpdateMembershipRequest {
+  @OptionalRole()
+  role?: TenantRole;
+
+  @OptionalIncludeDescendants('Whether the grant also covers the units below its target.')
+  includeDescendants?: boolean;
+}
+
+export type MembershipChanges = Pick<UpdateMembershipRequest, 'role' | 'includeDescendants'>;

@@ -1,0 +1,46 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
+import { OrganizationUnitReader } from '../domain/organization-unit.reader';
+import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
+import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
+
+/**
+ * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is a 200 no-op. Disabling makes the subtree's
+ * `effectiveStatus` disabled, refuses new children there, and makes grants on or below it ineffective (the access
+ * layer derives all of that from the statuses on each request; nothing is copied down the tree).
+ */
+@CommandHandler(ChangeOrganizationUnitStatusCommand)
+export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<ChangeOrganizationUnitStatusCommand, OrganizationUnitResponse> {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly units: OrganizationUnitRepository,
+    private readonly reader: OrganizationUnitReader,
+  ) {}
+
+  async execute({ caller, organizationUnitId, status }: ChangeOrganizationUnitStatusCommand): Promise<OrganizationUnitResponse> {
+    const { access, unit: found } = await this.reader.resolve(caller.principal, organizationUnitId);
+    access.require(caller.permission, found);
+    return this.unitOfWork.run(async (tx) => {
+      const unit = await this.units.lock(tx.manager, found.organizationUnitId);
+      if (unit.status === status) return this.reader.presentOne(access, unit, tx.manager);
+      await tx.manager.update(
+        OrganizationUnitEntity,
+        { organizationUnitId: unit.organizationUnitId },
+        { status, updatedAt: () => 'clock_timestamp()' },
+      );
+      const disabling = status === 'disabled';
+      await tx.audit({
+        eventType: disabling ? 'organization_unit.disabled' : 'organization_unit.reactivated',
+        action: disabling ? 'disable' : 'reactivate',
+        entityType: 'organization_unit',
+        entityId: unit.organizationUnitId,
+        tenantId: unit.tenantId,
+        statusCode: 200,
+        metadata: { status: { before: unit.status, after: status } },
+      });
+      return this.reader.presentOne(access, await this.units.find(tx.manager, unit.organizationUnitId), tx.manager);
+    });
+  }
+}

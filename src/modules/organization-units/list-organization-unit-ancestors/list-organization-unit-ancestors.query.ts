@@ -1,0 +1,12 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+
+export class ListOrganizationUnitAncestorsQuery extends Query<{ items: OrganizationUnitResponse[] }> {
+  constructor(
+    readonly caller: Caller,
+    readonly organizationUnitId: string,
+  ) {
+    super();
+  }
+}

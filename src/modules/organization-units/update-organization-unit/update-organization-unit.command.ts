@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import type { OrganizationUnitChanges } from './update-organization-unit.request.dto';
+
+export class UpdateOrganizationUnitCommand extends Command<OrganizationUnitResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly organizationUnitId: string,
+    readonly changes: OrganizationUnitChanges,
+  ) {
+    super();
+  }
+}

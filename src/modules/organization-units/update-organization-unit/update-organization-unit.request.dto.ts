@@ -1,0 +1,12 @@
+import { Metadata, OptionalEntityName } from '../../../shared/validation/fields';
+
+/** At least one property (design C4); `metadata` replaces the whole map. Key and parent are immutable (no re-parenting). */
+export class UpdateOrganizationUnitRequest {
+  @OptionalEntityName()
+  name?: string;
+
+  @Metadata('Replaces the whole map.')
+  metadata?: Record<string, string>;
+}
+
+export type OrganizationUnitChanges = Partial<Pick<UpdateOrganizationUnitRequest, 'name' | 'metadata'>>;

@@ -1,0 +1,37 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { TenantEntity } from '../../tenancy/domain/tenant.entity';
+import { TenantRepository, withDuplicateKeyAsConflict } from '../domain/tenant.repository';
+import { TenantResponse } from '../tenant.response.dto';
+import { CreateTenantCommand } from './create-tenant.command';
+
+/** Design §5.4: the tenant (number from `tenant_number_seq`) and its `running` e-mail kill-switch, in one transaction. */
+@CommandHandler(CreateTenantCommand)
+export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand, TenantResponse> {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly tenants: TenantRepository,
+  ) {}
+
+  execute({ input }: CreateTenantCommand): Promise<TenantResponse> {
+    return withDuplicateKeyAsConflict(() =>
+      this.unitOfWork.run(async (tx) => {
+        await this.tenants.assertKeyAvailable(tx.manager, input.key);
+        const inserted = await tx.manager.insert(TenantEntity, { key: input.key, name: input.name, metadata: input.metadata ?? {} });
+        const tenantId = (inserted.identifiers[0] as { tenantId: string }).tenantId;
+        await tx.manager.query(`INSERT INTO action_kill_switches (tenant_id, state) VALUES ($1, 'running')`, [tenantId]);
+        const tenant = await this.tenants.find(tx.manager, tenantId);
+        await tx.audit({
+          eventType: 'tenant.created',
+          action: 'create',
+          entityType: 'tenant',
+          entityId: tenant.tenantId,
+          tenantId: tenant.tenantId,
+          statusCode: 201,
+          metadata: { tenantNumber: tenant.tenantNumber, key: tenant.key, name: tenant.name, status: tenant.status },
+        });
+        return TenantResponse.of(tenant);
+      }),
+    );
+  }
+}

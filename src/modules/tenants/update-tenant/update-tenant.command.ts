@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { TenantResponse } from '../tenant.response.dto';
+import type { TenantChanges } from './update-tenant.request.dto';
+
+export class UpdateTenantCommand extends Command<TenantResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly tenantNumber: number,
+    readonly changes: TenantChanges,
+  ) {
+    super();
+  }
+}
