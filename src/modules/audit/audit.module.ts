@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { NewestFirstPaginator } from '../../shared/pagination/newest-first-paginator';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ListAuditLogsController } from './list-audit-logs/list-audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
@@ -10,7 +9,6 @@ import { ListTenantAuditLogsHandler } from './list-tenant-audit-logs/list-tenant
 @Module({
   imports: [PaginationModule],
   controllers: [ListTenantAuditLogsController, ListAuditLogsController],
-  // NewestFirstPaginator belongs in PaginationModule's exports once a second newest-first list needs it.
-  providers: [NewestFirstPaginator, ListTenantAuditLogsHandler, ListAuditLogsHandler],
+  providers: [ListTenantAuditLogsHandler, ListAuditLogsHandler],
 })
 export class AuditModule {}

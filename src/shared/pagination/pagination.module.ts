@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CursorCodec } from './cursor-codec';
 import { KeysetPaginator } from './keyset-paginator';
+import { NewestFirstPaginator } from './newest-first-paginator';
 
 /** Signed cursors and keyset pagination for list endpoints (design §4); import it in a feature module. */
 @Module({
-  providers: [CursorCodec, KeysetPaginator],
-  exports: [CursorCodec, KeysetPaginator],
+  providers: [CursorCodec, KeysetPaginator, NewestFirstPaginator],
+  exports: [CursorCodec, KeysetPaginator, NewestFirstPaginator],
 })
 export class PaginationModule {}

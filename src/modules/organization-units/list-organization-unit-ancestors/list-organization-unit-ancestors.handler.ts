@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { namedPredicate } from '../../tenants/domain/named-predicate';
+import { namedPredicate } from '../../../shared/access/named-predicate';
 import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitAncestors } from './organization-unit-ancestors.response.dto';
 import { ListOrganizationUnitAncestorsQuery } from './list-organization-unit-ancestors.query';

@@ -6,7 +6,7 @@ import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { namedPredicate } from '../../tenants/domain/named-predicate';
+import { namedPredicate } from '../../../shared/access/named-predicate';
 import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';

@@ -5,7 +5,7 @@ import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
-import { namedPredicate } from '../domain/named-predicate';
+import { namedPredicate } from '../../../shared/access/named-predicate';
 import { TenantResponse } from '../tenant.response.dto';
 import { ListTenantsQuery } from './list-tenants.query';
 

@@ -1,4 +1,4 @@
-import type { SqlPredicate } from '../../../shared/access/access.service';
+import type { SqlPredicate } from './access.service';
 
 /**
  * The access layer's positional predicate (`$1`, `$2`, numbered after `offset`) with TypeORM named parameters
