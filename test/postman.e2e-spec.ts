@@ -1,0 +1,222 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from './support/free-port';
+
+/*
+ * The Postman material (design C13): `npm run postman` turns the OpenAPI document into a collection, and the
+ * curated "Tenant setup" collection in postman/ runs with newman against the real service (`dist/main.js`, as
+ * `npm start` runs it, on its own embedded PostgreSQL). Any failed Postman assertion fails this file.
+ * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.
+ */
+
+const ROOT = resolve(__dirname, '..');
+const MAIN = join(ROOT, 'dist', 'main.js');
+const WRITE_OPENAPI = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
+const GENERATOR = join(ROOT, 'scripts', 'postman.js');
+const TENANT_SETUP = join(ROOT, 'postman', 'tenant-setup.postman_collection.json');
+const ENVIRONMENT = join(ROOT, 'postman', 'uplink.postman_environment.json');
+
+const ADMIN = { username: 'postman-admin', email: 'postman-admin@example.com', password: 'Postman-Admin-Password-2468' };
+
+// newman ships no type declarations: the little of its API used here.
+interface NewmanFailure {
+  error: { name?: string; message: string; test?: string };
+  at: string;
+  source?: { name?: string };
+}
+interface NewmanAssertion {
+  assertion: string;
+  error?: { message: string };
+}
+interface NewmanExecution {
+  item: { name: string };
+  response?: { code: number };
+  assertions?: NewmanAssertion[];
+}
+interface NewmanSummary {
+  run: { failures: NewmanFailure[]; executions: NewmanExecution[]; stats: { assertions: { total: number; failed: number } } };
+}
+interface Newman {
+  run(options: Record<string, unknown>, callback: (error: Error | null, summary: NewmanSummary) => void): unknown;
+}
+const newman = createRequire(__filename)('newman') as Newman;
+
+interface PostmanItem {
+  name: string;
+  item?: PostmanItem[];
+  request?: { method: string; url: { host?: string[]; path?: string[]; variable?: { key: string; value: string }[] } };
+}
+interface PostmanCollection {
+  info: { name: string; schema: string };
+  item: PostmanItem[];
+  auth?: { type: string; bearer?: { key: string; value: string }[] };
+  variable?: { key: string; value: string }[];
+}
+
+function requests(items: PostmanItem[]): PostmanItem[] {
+  return items.flatMap((item) => [...(item.request ? [item] : []), ...requests(item.item ?? [])]);
+}
+
+function runNewman(options: Record<string, unknown>): Promise<NewmanSummary> {
+  const reporter = process.env.POSTMAN_E2E_REPORTER;
+  return new Promise((done, fail) =>
+    newman.run(
+      { reporters: reporter ? [reporter] : [], color: 'off', timeoutRequest: 15_000, ...options },
+      (error, summary) => (error ? fail(error) : done(summary)),
+    ),
+  );
+}
+
+/** One line per failed assertion, failed request or script error: what a failing test prints. */
+function failuresOf(summary: NewmanSummary): string[] {
+  return summary.run.failures.map(
+    (failure) => `${failure.source?.name ?? '(collection)'} › ${failure.error.test ?? failure.at}: ${failure.error.message}`,
+  );
+}
+
+async function waitForReady(port: number, output: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((res) => res.status)
+      .catch(() => 0);
+    if (status === 200) return;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`service on port ${port} not ready within ${timeoutMs} ms:\n${output().slice(-4000)}`);
+}
+
+let workDir: string;
+let generated: string | undefined;
+
+/** `npm run postman` minus its build step: the generator on the document `write-openapi.js` writes. */
+function generateCollection(): string {
+  if (generated) return generated;
+  const openapi = join(workDir, 'openapi.json');
+  const target = join(workDir, 'generated.postman_collection.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: join(workDir, 'never-created') };
+  delete env.DATABASE_URL;
+  execFileSync(process.execPath, [WRITE_OPENAPI, openapi], { cwd: ROOT, env });
+  const out = execFileSync(process.execPath, [GENERATOR, '--openapi', openapi, '--out', target], { cwd: ROOT, env });
+  expect(out.toString()).toMatch(/^Postman collection with \d+ requests written to /);
+  generated = target;
+  return target;
+}
+
+beforeAll(() => {
+  // `npm test` builds first; a bare `jest` run builds here so this file always tests current sources.
+  if (!existsSync(MAIN) || !existsSync(WRITE_OPENAPI)) execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  workDir = mkdtempSync(join(tmpdir(), 'uplink-postman-'));
+  // As root the embedded cluster runs as `postgres`, which must be able to enter this folder.
+  chmodSync(workDir, 0o755);
+}, 120_000);
+
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe('npm run postman', () => {
+  it('generates a Postman v2.1 collection from the OpenAPI document, tenant endpoints included', () => {
+    const collection = JSON.parse(readFileSync(generateCollection(), 'utf8')) as PostmanCollection;
+    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+    expect(collection.info.name).toBe('Uplink API (generated)');
+    expect(collection.auth).toEqual({ type: 'bearer', bearer: [expect.objectContaining({ key: 'token', value: '{{accessToken}}' })] });
+    expect(collection.variable).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'baseUrl', value: 'http://localhost:3000' })]));
+
+    const all = requests(collection.item);
+    for (const item of all) {
+      expect(item.request!.url.host).toEqual(['{{baseUrl}}']);
+      for (const variable of item.request!.url.variable ?? []) expect(variable.value).toBe(`{{${variable.key}}}`);
+    }
+    const names = all.map((item) => item.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /v1/auth/login',
+        'GET /v1/auth/me',
+        'POST /v1/users',
+        'POST /v1/tenants',
+        'GET /v1/tenants/{tenantNumber}',
+        'POST /v1/tenants/{tenantNumber}/organization-units',
+        'GET /v1/tenants/{tenantNumber}/organization-units',
+        'POST /v1/tenants/{tenantNumber}/memberships',
+        'GET /v1/tenants/{tenantNumber}/memberships',
+      ]),
+    );
+    const createTenant = all.find((item) => item.name === 'POST /v1/tenants')!;
+    expect(createTenant.request).toMatchObject({ method: 'POST', url: { path: ['v1', 'tenants'] } });
+  }, 60_000);
+});
+
+describe('the Postman collections against the running service', () => {
+  let child: ChildProcess | undefined;
+  let exited: Promise<number | null>;
+  let output = '';
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EMBEDDED_PG_DIR: join(workDir, 'pg'),
+      EMBEDDED_PG_PORT: String(pgPort),
+      BCRYPT_COST: '4',
+      PLATFORM_ADMIN_USERNAME: ADMIN.username,
+      PLATFORM_ADMIN_EMAIL: ADMIN.email,
+      PLATFORM_ADMIN_PASSWORD: ADMIN.password,
+      PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
+    };
+    delete env.DATABASE_URL;
+    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited = new Promise((done) => child!.on('exit', (code) => done(code)));
+    baseUrl = `http://127.0.0.1:${port}`;
+    await waitForReady(port, () => output);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (!child || child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }, 30_000);
+
+  const environmentOverrides = (): { key: string; value: string }[] => [
+    { key: 'baseUrl', value: baseUrl },
+    { key: 'adminUsername', value: ADMIN.username },
+    { key: 'adminPassword', value: ADMIN.password },
+  ];
+
+  it('runs the curated "Tenant setup" collection with every assertion passing, twice on the same database', async () => {
+    for (const round of [1, 2]) {
+      const summary = await runNewman({ collection: TENANT_SETUP, environment: ENVIRONMENT, envVar: environmentOverrides() });
+      const executed = summary.run.executions.map((execution) => execution.item.name);
+      expect({ round, failures: failuresOf(summary) }).toEqual({ round, failures: [] });
+      expect(executed).toHaveLength(requests((JSON.parse(readFileSync(TENANT_SETUP, 'utf8')) as PostmanCollection).item).length);
+      expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(30);
+      expect(summary.run.stats.assertions.failed).toBe(0);
+    }
+  }, 120_000);
+
+  it('the generated collection signs in (the token lands in accessToken) and calls an authenticated endpoint', async () => {
+    const summary = await runNewman({
+      collection: generateCollection(),
+      environment: ENVIRONMENT,
+      envVar: environmentOverrides(),
+      folder: ['POST /v1/auth/login', 'GET /v1/auth/me'],
+    });
+    expect(failuresOf(summary)).toEqual([]);
+    expect(summary.run.executions.map((execution) => [execution.item.name, execution.response?.code])).toEqual([
+      ['POST /v1/auth/login', 200],
+      ['GET /v1/auth/me', 200],
+    ]);
+    expect(summary.run.stats.assertions).toMatchObject({ total: 2, failed: 0 });
+  }, 60_000);
+});
