@@ -35,8 +35,29 @@ export class KeysetPaginator {
     keys: AscendingKeys,
     request: PageRequest,
   ): Promise<Page<E>> {
-    const after = this.positionOf(request);
+    this.positionOf(request); // a bad cursor is a 400 before any query
     const totalCount = await query.clone().getCount();
+    return { ...(await this.page(query, keys, request)), totalCount };
+  }
+
+  /**
+   * One page of the design's "Chronological" family (measurements): (time, key) ascending, e.g.
+   * `{ createdAt: 'm.observed_at', id: 'm.field_key' }`, no total. The list validates `limit` (1..1000).
+   */
+  async chronological<E extends ObjectLiteral>(
+    query: SelectQueryBuilder<E>,
+    keys: AscendingKeys,
+    request: PageRequest,
+  ): Promise<{ items: E[]; nextCursor?: string }> {
+    return this.page(query, keys, request);
+  }
+
+  private async page<E extends ObjectLiteral>(
+    query: SelectQueryBuilder<E>,
+    keys: AscendingKeys,
+    request: PageRequest,
+  ): Promise<{ items: E[]; nextCursor?: string }> {
+    const after = this.positionOf(request);
 
     const pageQuery = query
       .clone()
@@ -52,7 +73,7 @@ export class KeysetPaginator {
       });
     }
     const { entities, raw } = await pageQuery.getRawAndEntities<Record<string, unknown>>();
-    if (entities.length <= request.limit) return { items: entities, totalCount };
+    if (entities.length <= request.limit) return { items: entities };
 
     const items = entities.slice(0, request.limit);
     const lastRaw = raw[request.limit - 1];
@@ -61,7 +82,7 @@ export class KeysetPaginator {
     if (typeof lastCreatedAt !== 'string' || typeof lastId !== 'string') {
       throw new Error('KeysetPaginator: the page query must select its key columns, one row per entity');
     }
-    return { items, nextCursor: this.codec.encode(request, [lastCreatedAt, lastId]), totalCount };
+    return { items, nextCursor: this.codec.encode(request, [lastCreatedAt, lastId]) };
   }
 
   /** Checks a cursor without reading a page, for lists that are known to be empty. */

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformType } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 
 /** Design §4 "Ascending" family: page sizes and the default. */
@@ -31,6 +31,27 @@ export class AscendingPageParams {
   @IsInt()
   @IsIn([...ASCENDING_PAGE_LIMITS])
   limit: number = DEFAULT_ASCENDING_LIMIT;
+}
+
+/** Design §4 "Chronological" family (measurements): limit 1..1000, default 100. */
+export const MAX_CHRONOLOGICAL_LIMIT = 1000;
+export const DEFAULT_CHRONOLOGICAL_LIMIT = 100;
+
+/** Base of a "Chronological" list's query DTO. */
+export class ChronologicalPageParams {
+  @ApiPropertyOptional({ maxLength: MAX_CURSOR_LENGTH, description: '`nextCursor` of the previous page; repeat its filters and limit.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CURSOR_LENGTH)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_CHRONOLOGICAL_LIMIT, default: DEFAULT_CHRONOLOGICAL_LIMIT })
+  @IsOptional()
+  @TransformType(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CHRONOLOGICAL_LIMIT)
+  limit: number = DEFAULT_CHRONOLOGICAL_LIMIT;
 }
 
 /** OpenAPI schema of a page of `item`: `export class UserPage extends PageResponse(UserResponse) {}`. */
