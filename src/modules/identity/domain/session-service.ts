@@ -102,10 +102,11 @@ export class SessionService {
     await manager.query(
       `UPDATE sessions SET revoked_at = clock_timestamp(), revoke_reason = 'session_limit'
         WHERE session_id IN (
-          SELECT session_id FROM sessions
-           WHERE user_id = $1 AND revoked_at IS NULL AND refresh_idle_expires_at > clock_timestamp()
-           ORDER BY last_used_at DESC, created_at DESC
-           OFFSET $2)`,
+          SELECT session_id FROM (
+            SELECT session_id, row_number() OVER (ORDER BY last_used_at DESC, created_at DESC) AS recency
+              FROM sessions
+             WHERE user_id = $1 AND revoked_at IS NULL AND refresh_idle_expires_at > clock_timestamp()) ranked
+           WHERE recency > $2)`,
       [userId, MAX_ACTIVE_SESSIONS],
     );
     return { session, refreshToken: token };
