@@ -547,15 +547,17 @@ describe('organization units API', () => {
         .post(unitsPath(tenant), { key: uniqueKey(), name: 'C', parentOrganizationUnitId: site!.organizationUnitId })
         .expect(409);
 
-      const again = await tenantAdmin.api.post(`${unitPath(region!)}/disable`).expect(200);
-      expect(again.body).toEqual(disabled.body);
+      const again = await tenantAdmin.api.post(`${unitPath(region!)}/disable`).expect(409);
+      expect(again.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'disabled' });
+      expect(disabled.body.status).toBe('disabled');
       expect(await auditRows(t, region!.organizationUnitId, 'organization_unit.disabled')).toEqual([
         expect.objectContaining({ tenant_id: tenant.tenantId, action: 'disable', metadata: { status: { before: 'active', after: 'disabled' } } }),
       ]);
 
       const reactivated = await tenantAdmin.api.post(`${unitPath(region!)}/reactivate`).expect(200);
       expect(reactivated.body).toMatchObject({ status: 'active', effectiveStatus: 'active' });
-      await tenantAdmin.api.post(`${unitPath(region!)}/reactivate`).expect(200);
+      const active = await tenantAdmin.api.post(`${unitPath(region!)}/reactivate`).expect(409);
+      expect(active.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'active' });
       expect(await auditRows(t, region!.organizationUnitId, 'organization_unit.reactivated')).toHaveLength(1);
       await scoped.api.get(unitPath(site!)).expect(200);
     });

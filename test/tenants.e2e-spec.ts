@@ -341,13 +341,15 @@ describe('tenants API', () => {
       expect((await api.get('/v1/tenants').expect(200)).body.items).toEqual([]);
       expect((await admin.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200)).body.status).toBe('disabled');
 
-      const again = await admin.post(`/v1/tenants/${tenant.tenantNumber}/disable`).expect(200);
-      expect(again.body).toEqual(disabled.body);
+      const again = await admin.post(`/v1/tenants/${tenant.tenantNumber}/disable`).expect(409);
+      expect(again.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'disabled' });
+      expect(disabled.body.status).toBe('disabled');
       expect(await auditRows(t, tenant.tenantId, 'tenant.disabled')).toHaveLength(1);
 
       const reactivated = await admin.post(`/v1/tenants/${tenant.tenantNumber}/reactivate`).expect(200);
       expect(reactivated.body.status).toBe('active');
-      await admin.post(`/v1/tenants/${tenant.tenantNumber}/reactivate`).expect(200);
+      const active = await admin.post(`/v1/tenants/${tenant.tenantNumber}/reactivate`).expect(409);
+      expect(active.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'active' });
       await api.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200);
       const [audit] = await auditRows(t, tenant.tenantId, 'tenant.reactivated');
       expect(audit).toMatchObject({ tenant_id: tenant.tenantId, action: 'reactivate', metadata: { status: { before: 'disabled', after: 'active' } } });

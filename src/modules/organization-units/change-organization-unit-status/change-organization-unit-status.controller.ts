@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
@@ -15,7 +15,8 @@ export class ChangeOrganizationUnitStatusController {
   @Post(':organizationUnitId/disable')
   @HttpCode(200)
   @RequirePermission('organization-units:write')
-  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'Already disabled: 200 no-op. The subtree becomes effectively disabled.' })
+  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'The subtree becomes effectively disabled.' })
+  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
   @ApiForbiddenResponse({ description: '`missing_permission`, also for a navigation ancestor.' })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
   disable(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitResponse> {
@@ -25,7 +26,8 @@ export class ChangeOrganizationUnitStatusController {
   @Post(':organizationUnitId/reactivate')
   @HttpCode(200)
   @RequirePermission('organization-units:write')
-  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'Already active: 200 no-op.' })
+  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'Reactivated.' })
+  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
   @ApiForbiddenResponse({ description: '`missing_permission`, also for a navigation ancestor.' })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
   reactivate(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitResponse> {

@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
 import { OrganizationUnitReader } from '../domain/organization-unit.reader';
@@ -7,7 +8,8 @@ import { OrganizationUnitResponse } from '../domain/organization-unit.response.d
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
 
 /**
- * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is a 200 no-op. Disabling makes the subtree's
+ * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is not a listed move: 409 `invalid_state` with
+ * `currentStatus` (C4). Disabling makes the subtree's
  * `effectiveStatus` disabled, refuses new children there, and makes grants on or below it ineffective (the access
  * layer derives all of that from the statuses on each request; nothing is copied down the tree).
  */
@@ -24,7 +26,9 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
     access.require(caller.permission, found);
     return this.unitOfWork.run(async (tx) => {
       const unit = await this.units.lock(tx.manager, found.organizationUnitId);
-      if (unit.status === status) return this.reader.presentOne(access, unit, tx.manager);
+      if (unit.status === status) {
+        throw new ConflictError('invalid_state', `The organization unit is already ${status}.`, { currentStatus: unit.status });
+      }
       await tx.manager.update(
         OrganizationUnitEntity,
         { organizationUnitId: unit.organizationUnitId },

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../../shared/auth/principal';
 import { TenantNumberParam } from '../tenant-number.param';
 import { TenantResponse } from '../tenant.response.dto';
@@ -15,7 +15,8 @@ export class ChangeTenantStatusController {
 
   @Post(':tenantNumber/disable')
   @HttpCode(200)
-  @ApiOkResponse({ type: TenantResponse, description: 'Already disabled: 200 no-op. Grants of non-admins stop working at once.' })
+  @ApiOkResponse({ type: TenantResponse, description: 'Grants of non-admins stop working at once.' })
+  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
   @ApiNotFoundResponse({ description: 'No such tenant.' })
   disable(@CurrentPrincipal() principal: Principal, @TenantNumberParam() tenantNumber: number): Promise<TenantResponse> {
     return this.commandBus.execute(new ChangeTenantStatusCommand(principal, tenantNumber, 'disabled'));
@@ -23,7 +24,8 @@ export class ChangeTenantStatusController {
 
   @Post(':tenantNumber/reactivate')
   @HttpCode(200)
-  @ApiOkResponse({ type: TenantResponse, description: 'Already active: 200 no-op.' })
+  @ApiOkResponse({ type: TenantResponse, description: 'Reactivated.' })
+  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
   @ApiNotFoundResponse({ description: 'No such tenant.' })
   reactivate(@CurrentPrincipal() principal: Principal, @TenantNumberParam() tenantNumber: number): Promise<TenantResponse> {
     return this.commandBus.execute(new ChangeTenantStatusCommand(principal, tenantNumber, 'active'));

@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
+import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { TenantRepository } from '../domain/tenant.repository';
@@ -7,7 +8,8 @@ import { TenantResponse } from '../tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';
 
 /**
- * Design §5.4, §7: `active` ⇄ `disabled` (platform admins). The same status again is a 200 no-op. A disabled
+ * Design §5.4, §7: `active` ⇄ `disabled` (platform admins). The same status again is not a listed move: 409
+ * `invalid_state` with `currentStatus` (C4; only users and the kill-switch are idempotent). A disabled
  * tenant makes every non-admin grant in it ineffective: the access layer reads the status on each request.
  */
 @CommandHandler(ChangeTenantStatusCommand)
@@ -22,7 +24,9 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
     const { tenant: found } = await this.access.tenantByNumber(principal, tenantNumber);
     return this.unitOfWork.run(async (tx) => {
       const tenant = await this.tenants.lock(tx.manager, found.tenantId);
-      if (tenant.status === status) return TenantResponse.of(tenant);
+      if (tenant.status === status) {
+        throw new ConflictError('invalid_state', `The tenant is already ${status}.`, { currentStatus: tenant.status });
+      }
       await tx.manager.update(TenantEntity, { tenantId: tenant.tenantId }, { status, updatedAt: () => 'clock_timestamp()' });
       const disabling = status === 'disabled';
       await tx.audit({
