@@ -196,9 +196,10 @@ export class AccessService {
 
   /** Every effective grant of the user, in all tenants (for `/me`). */
   async effectiveGrantsOf(userId: string): Promise<(EffectiveGrant & { tenant: TenantRow; organizationUnitName: string | null })[]> {
-    const rows = await this.dataSource.query<(GrantRow & { tenant_id: string; unit_name: string | null })[]>(
-      `SELECT m.tenant_id, m.membership_id, m.role, m.organization_unit_id, m.include_descendants,
-              ou.ancestor_ids AS unit_ancestor_ids, ou.name AS unit_name
+    // One round trip: the grants with their tenant's columns.
+    const rows = await this.dataSource.query<(GrantRow & TenantRow & { unit_name: string | null })[]>(
+      `SELECT m.membership_id, m.role, m.organization_unit_id, m.include_descendants,
+              ou.ancestor_ids AS unit_ancestor_ids, ou.name AS unit_name, ${TENANT_COLUMNS}
          FROM memberships m
          JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
          JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
@@ -209,12 +210,20 @@ export class AccessService {
         ORDER BY t.tenant_number, m.created_at, m.membership_id`,
       [userId],
     );
-    if (rows.length === 0) return [];
-    const tenants = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = ANY($1::uuid[])`, [
-      [...new Set(rows.map((row) => row.tenant_id))],
-    ]);
-    const byId = new Map(tenants.map((tenant) => [tenant.tenantId, tenant]));
-    return rows.map((row) => ({ ...toGrant(row), tenant: byId.get(row.tenant_id)!, organizationUnitName: row.unit_name }));
+    return rows.map((row) => ({
+      ...toGrant(row),
+      tenant: {
+        tenantId: row.tenantId,
+        tenantNumber: row.tenantNumber,
+        key: row.key,
+        name: row.name,
+        status: row.status,
+        metadata: row.metadata,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      },
+      organizationUnitName: row.unit_name,
+    }));
   }
 
   private async accessTo(principal: Principal, tenant: TenantRow | undefined): Promise<TenantAccess> {
