@@ -9,6 +9,7 @@ import { TEST_ADMIN_URL, TEST_TEMPLATE_DB } from './test-env';
 
 declare global {
   var __UPLINK_EMBEDDED__: EmbeddedPostgresServer | undefined;
+  var __UPLINK_EMBEDDED_DIR__: string | undefined;
 }
 
 /**
@@ -19,11 +20,10 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const server = await EmbeddedPostgresServer.start({
-      dataDir: mkdtempSync(join(tmpdir(), 'uplink-test-pg-')),
-      port: await freePort(),
-    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'uplink-test-pg-'));
+    const server = await EmbeddedPostgresServer.start({ dataDir, port: await freePort() });
     globalThis.__UPLINK_EMBEDDED__ = server;
+    globalThis.__UPLINK_EMBEDDED_DIR__ = dataDir;
     adminUrl = server.url('postgres');
   }
   const template = `uplink_tpl_${process.pid}_${Date.now().toString(36)}`;

@@ -1,11 +1,14 @@
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { TEST_ADMIN_URL, TEST_TEMPLATE_DB } from './test-env';
 
 export default async function globalTeardown(): Promise<void> {
   const embedded = globalThis.__UPLINK_EMBEDDED__;
   if (embedded) {
-    // The whole throw-away cluster goes; its data directory is in the OS temp folder.
+    // The whole throw-away cluster goes, data directory included.
     await embedded.stop();
+    const dataDir = globalThis.__UPLINK_EMBEDDED_DIR__;
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     return;
   }
   const adminUrl = process.env[TEST_ADMIN_URL];
