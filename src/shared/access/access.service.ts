@@ -82,6 +82,20 @@ export class TenantAccess {
     );
   }
 
+  /**
+   * The unit and everything below it: a grant with descendants on the unit or one of its ancestors, or the
+   * whole tree. What handing out a grant with descendants on the unit requires.
+   */
+  coversSubtree(permission: Permission, unit: UnitRef): boolean {
+    if (this.coversWholeTree(permission)) return true;
+    return this.grantsWith(permission).some(
+      (grant) =>
+        grant.includeDescendants &&
+        grant.organizationUnitId !== null &&
+        (grant.organizationUnitId === unit.organizationUnitId || unit.ancestorIds.includes(grant.organizationUnitId)),
+    );
+  }
+
   /** `scopeRelation`: accessible, ancestor (navigation only), or null (invisible: answer 404). */
   relationTo(unit: UnitRef, permission: Permission = 'organization-units:read'): 'accessible' | 'ancestor' | null {
     if (this.covers(permission, unit)) return 'accessible';
@@ -93,14 +107,17 @@ export class TenantAccess {
   require(permission: Permission, unit?: UnitRef): void {
     const scope = PERMISSION_SCOPES[permission];
     const allowed = scope === 'S' && unit ? this.covers(permission, unit) : this.can(permission, scope === 'S' ? 'T' : scope);
-    if (!allowed) {
-      throw new AuthorizationFailedError(
-        'missing_permission',
-        `This action needs the ${permission} permission.`,
-        { permission },
-        this.tenant.tenantId,
-      );
-    }
+    if (!allowed) throw this.missingPermission(permission);
+  }
+
+  /** 403 `missing_permission`, remembered for this tenant's audit log (the exception filter writes it). */
+  missingPermission(permission: Permission): AuthorizationFailedError {
+    return new AuthorizationFailedError(
+      'missing_permission',
+      `This action needs the ${permission} permission.`,
+      { permission },
+      this.tenant.tenantId,
+    );
   }
 
   /** SQL: unit `alias` is in the accessible set for `permission`. */
@@ -142,8 +159,15 @@ const TENANT_COLUMNS = `t.tenant_id AS "tenantId", t.tenant_number AS "tenantNum
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
 /**
- * Design §3 "Effective": membership active, user active, tenant active, and the target unit with all its
- * ancestors active. One indexed query per tenant and request.
+ * Design §3 "Effective", the target part: the grant is tenant-level, or its unit `ou` and all the unit's
+ * ancestors are active. Every query over grants (`m`) uses this one fragment.
+ */
+const EFFECTIVE_TARGET = `(m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
+  SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))`;
+
+/**
+ * Design §3 "Effective": membership active, user active, tenant active, and an effective target. One indexed
+ * query per tenant and request.
  */
 const EFFECTIVE_GRANTS_SQL = `
   SELECT m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
@@ -152,10 +176,7 @@ const EFFECTIVE_GRANTS_SQL = `
     JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
     LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
    WHERE m.user_id = $1 AND m.tenant_id = $2 AND m.status = 'active'
-     AND (m.organization_unit_id IS NULL OR (
-           ou.status = 'active'
-           AND NOT EXISTS (SELECT 1 FROM organization_units a
-                            WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))`;
+     AND ${EFFECTIVE_TARGET}`;
 
 /**
  * The one access layer: who may see and do what in a tenant. Tenant resolution applies the existence rule
@@ -188,8 +209,7 @@ export class AccessService {
               SELECT 1 FROM memberships m
                 LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
                WHERE m.tenant_id = ${alias}.tenant_id AND m.user_id = $${offset + 1} AND m.status = 'active'
-                 AND (m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
-                       SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled'))))`,
+                 AND ${EFFECTIVE_TARGET})`,
       params: [principal.userId],
     };
   }
@@ -205,8 +225,7 @@ export class AccessService {
          JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
          LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
         WHERE m.user_id = $1 AND m.status = 'active'
-          AND (m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
-                SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))
+          AND ${EFFECTIVE_TARGET}
         ORDER BY t.tenant_number, m.created_at, m.membership_id`,
       [userId],
     );

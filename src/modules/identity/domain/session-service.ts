@@ -205,10 +205,6 @@ export class SessionService {
     return rows && rows.session.sessionId === sessionId ? rows : null;
   }
 
-  async findUser(manager: EntityManager, userId: string): Promise<UserEntity | null> {
-    return manager.findOne(UserEntity, { where: { userId } });
-  }
-
   private idleDeadline(): Date {
     return new Date(Date.now() + this.config.refreshIdleTtlSeconds * 1000);
   }

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { canWrite, missingPermission } from '../domain/membership-scope';
+import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { MembershipRepository, targetOf, withDuplicateMembershipAsConflict } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
@@ -25,7 +25,7 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
     return withDuplicateMembershipAsConflict(() =>
       this.unitOfWork.run(async (tx) => {
         const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
-        if (!canWrite(access, targetOf(record))) throw missingPermission(access, 'memberships:write');
+        if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
         if (record.status === status) {
           const move = status === 'disabled' ? 'disabled' : 'active';
           throw new ConflictError('invalid_state', `The membership is already ${move}.`, { currentStatus: record.status });

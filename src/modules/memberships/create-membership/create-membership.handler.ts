@@ -5,7 +5,7 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { canWrite, missingPermission, requireAnywhere } from '../domain/membership-scope';
+import { canWrite, requireAnywhere } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import {
   findUnitRef,
@@ -36,7 +36,7 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
     requireAnywhere(access, 'memberships:write');
     const { userId, unit } = await this.resolveReferences(access, grant);
     const includeDescendants = grant.includeDescendants ?? true;
-    if (!canWrite(access, { unit, includeDescendants })) throw missingPermission(access, 'memberships:write');
+    if (!canWrite(access, { unit, includeDescendants })) throw access.missingPermission('memberships:write');
 
     const tenantId = access.tenant.tenantId;
     const organizationUnitId = unit?.organizationUnitId ?? null;

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { canRead, missingPermission } from '../domain/membership-scope';
+import { canRead } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { targetOf } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
@@ -15,7 +15,7 @@ export class GetMembershipHandler implements IQueryHandler<GetMembershipQuery, M
 
   async execute({ principal, membershipId }: GetMembershipQuery): Promise<MembershipResponse> {
     const { record, access } = await this.visible.load(principal, this.dataSource.manager, membershipId);
-    if (!canRead(access, targetOf(record))) throw missingPermission(access, 'memberships:read');
+    if (!canRead(access, targetOf(record))) throw access.missingPermission('memberships:read');
     return MembershipResponse.of(record);
   }
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { canWrite, missingPermission } from '../domain/membership-scope';
+import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { MembershipRepository, targetOf } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
@@ -25,7 +25,7 @@ export class UpdateMembershipHandler implements ICommandHandler<UpdateMembership
       const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
       const after = { ...record, ...definedOf(changes) };
       if (!canWrite(access, targetOf(record)) || !canWrite(access, targetOf(after))) {
-        throw missingPermission(access, 'memberships:write');
+        throw access.missingPermission('memberships:write');
       }
       const changed = (['role', 'includeDescendants'] as const).filter((field) => record[field] !== after[field]);
       if (changed.length === 0) return MembershipResponse.of(record);
