@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { fieldsOf, withoutCorrelation } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -68,18 +69,6 @@ function series(tenant: SeededTenant, count: number, newest = Date.now() - HOUR,
     occurred_at: new Date(newest - index * 60_000).toISOString(),
     ...extra,
   }));
-}
-
-function fieldsOf(res: Response) {
-  return (res.body as { error: { details: { fields: { path: string; rule: string }[] } } }).error.details.fields.map(({ path, rule }) => ({
-    path,
-    rule,
-  }));
-}
-
-function withoutCorrelation(res: Response): unknown {
-  const { correlationId: _ignored, ...error } = (res.body as { error: Record<string, unknown> }).error;
-  return { status: res.status, error };
 }
 
 const ids = (res: Response): string[] => (res.body as { items: { auditLogId: string }[] }).items.map((item) => item.auditLogId);

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { fieldsOf, withoutCorrelation } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -10,15 +11,6 @@ const RANDOM_TENANT_NUMBER = 2147483000;
 
 type Role = 'tenant_admin' | 'tenant_operator' | 'tenant_viewer';
 type User = Awaited<ReturnType<typeof seedUser>>;
-
-function fieldsOf(res: Response) {
-  return (res.body.error.details.fields as { path: string; rule: string }[]).map(({ path, rule }) => ({ path, rule }));
-}
-
-function withoutCorrelation(res: Response): unknown {
-  const { correlationId: _ignored, ...error } = (res.body as { error: Record<string, unknown> }).error ?? {};
-  return { status: res.status, error };
-}
 
 function idsOf(res: Response): string[] {
   return (res.body.items as { membershipId: string }[]).map((item) => item.membershipId);

@@ -4,6 +4,7 @@ import type { TenantRole } from '../src/shared/access/permissions';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { as, fieldsOf, withoutCorrelation } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -13,24 +14,6 @@ let counter = 0;
 const uniqueKey = (prefix = 'ou') => `${prefix}-${process.pid}-${++counter}`;
 
 type Api = ReturnType<typeof as>;
-
-function as(t: TestApp, token: string) {
-  const auth = (req: ReturnType<ReturnType<TestApp['http']>['get']>) => req.set('Authorization', `Bearer ${token}`);
-  return {
-    get: (path: string) => auth(t.http().get(path)),
-    post: (path: string, body?: object) => auth(t.http().post(path)).send(body),
-    patch: (path: string, body?: object) => auth(t.http().patch(path)).send(body),
-  };
-}
-
-function fieldsOf(res: Response) {
-  return (res.body.error.details.fields as { path: string; rule: string }[]).map(({ path, rule }) => ({ path, rule }));
-}
-
-function withoutCorrelation(res: Response): unknown {
-  const { correlationId: _ignored, ...error } = (res.body as { error: Record<string, unknown> }).error;
-  return { status: res.status, error };
-}
 
 interface UnitItem {
   organizationUnitId: string;

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { withoutCorrelation } from './support/http';
 
 /*
  * Tenant isolation (design §2 existence rule, §3 scopes): later modules add their endpoints to the tables
@@ -45,11 +46,6 @@ const MEMBERSHIP_PROBES: Probe[] = [
   { name: 'disable membership', method: 'post', path: (id) => `/v1/memberships/${id}/disable` },
   { name: 'reactivate membership', method: 'post', path: (id) => `/v1/memberships/${id}/reactivate` },
 ];
-
-function withoutCorrelation(res: Response): unknown {
-  const { correlationId: _ignored, ...error } = (res.body as { error: Record<string, unknown> }).error ?? {};
-  return { status: res.status, error };
-}
 
 describe('tenant isolation', () => {
   let t: TestApp;

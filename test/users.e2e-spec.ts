@@ -1,5 +1,6 @@
 import { login, loginAdmin } from './support/auth';
 import { startTestApp, TEST_ADMIN, TestApp } from './support/test-app';
+import { as, fieldsOf } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -14,18 +15,6 @@ interface CreatedUser {
 }
 
 let counter = 0;
-
-/** Users API calls of one caller. */
-function as(t: TestApp, token: string) {
-  const auth = (req: ReturnType<ReturnType<TestApp['http']>['get']>) => req.set('Authorization', `Bearer ${token}`);
-  return {
-    get: (path: string) => auth(t.http().get(path)),
-    post: (path: string, body?: object) => auth(t.http().post(path)).send(body),
-    patch: (path: string, body?: object) => auth(t.http().patch(path)).send(body),
-    put: (path: string) => auth(t.http().put(path)),
-    delete: (path: string) => auth(t.http().delete(path)),
-  };
-}
 
 /** Creates a user through the API (as the given admin); it must change its temporary password at first sign-in. */
 async function createUser(
@@ -62,10 +51,6 @@ async function createAdmin(t: TestApp, adminToken: string): Promise<{ user: Crea
   const user = await createUser(t, adminToken, { username: `admin-${counter + 1}` });
   await as(t, adminToken).put(`/v1/users/${user.userId}/platform-roles/platform_admin`).expect(200);
   return { user, token: await activate(t, user) };
-}
-
-function fieldsOf(res: { body: { error: { details: { fields: { path: string; rule: string }[] } } } }) {
-  return res.body.error.details.fields.map(({ path, rule }) => ({ path, rule }));
 }
 
 async function auditRows(t: TestApp, entityId: string, eventType?: string) {
