@@ -1,9 +1,9 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from './support/free-port';
+import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitForReady } from './support/service-process';
 
 /*
  * The Postman material (design C13): `npm run postman` turns the OpenAPI document into a collection, and the
@@ -12,8 +12,6 @@ import { freePort } from './support/free-port';
  * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.
  */
 
-const ROOT = resolve(__dirname, '..');
-const MAIN = join(ROOT, 'dist', 'main.js');
 const WRITE_OPENAPI = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
 const GENERATOR = join(ROOT, 'scripts', 'postman.js');
 const TENANT_SETUP = join(ROOT, 'postman', 'tenant-setup.postman_collection.json');
@@ -77,18 +75,6 @@ function failuresOf(summary: NewmanSummary): string[] {
   );
 }
 
-async function waitForReady(port: number, output: () => string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((res) => res.status)
-      .catch(() => 0);
-    if (status === 200) return;
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  throw new Error(`service on port ${port} not ready within ${timeoutMs} ms:\n${output().slice(-4000)}`);
-}
-
 let workDir: string;
 let generated: string | undefined;
 
@@ -107,11 +93,8 @@ function generateCollection(): string {
 }
 
 beforeAll(() => {
-  // `npm test` builds first; a bare `jest` run builds here so this file always tests current sources.
-  if (!existsSync(MAIN) || !existsSync(WRITE_OPENAPI)) execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  workDir = mkdtempSync(join(tmpdir(), 'uplink-postman-'));
-  // As root the embedded cluster runs as `postgres`, which must be able to enter this folder.
-  chmodSync(workDir, 0o755);
+  ensureBuilt(WRITE_OPENAPI);
+  workDir = clusterTempDir('uplink-postman-');
 }, 120_000);
 
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -150,16 +133,12 @@ describe('npm run postman', () => {
 });
 
 describe('the Postman collections against the running service', () => {
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null>;
-  let output = '';
+  let service: RunningService | undefined;
   let baseUrl: string;
 
   beforeAll(async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'test',
+    service = startService({
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -170,21 +149,17 @@ describe('the Postman collections against the running service', () => {
       PLATFORM_ADMIN_EMAIL: ADMIN.email,
       PLATFORM_ADMIN_PASSWORD: ADMIN.password,
       PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
-    };
-    delete env.DATABASE_URL;
-    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exited = new Promise((done) => child!.on('exit', (code) => done(code)));
+    });
     baseUrl = `http://127.0.0.1:${port}`;
-    await waitForReady(port, () => output);
+    await waitForReady(port, service.output);
   }, 120_000);
 
   afterAll(async () => {
+    const child = service?.child;
     if (!child || child.exitCode !== null) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
-    await exited;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await service!.exited;
     clearTimeout(timer);
   }, 30_000);
 

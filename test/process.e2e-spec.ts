@@ -1,51 +1,15 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from './support/free-port';
+import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitForReady } from './support/service-process';
 
 /*
  * The real entry point as `npm start` runs it (dist/main.js), as a child process: embedded PostgreSQL when
  * DATABASE_URL is absent, SIGTERM handling, data reuse across restarts, and the one-line config error.
  */
-
-const ROOT = resolve(__dirname, '..');
-const MAIN = join(ROOT, 'dist', 'main.js');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Running {
-  const cleanEnv = { ...process.env };
-  delete cleanEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { ...cleanEnv, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForReady(port: number, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((res) => res.status)
-      .catch(() => 0);
-    if (status === 200) return;
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  throw new Error(`service on port ${port} not ready within ${timeoutMs} ms`);
-}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((done) => {
@@ -55,19 +19,14 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
-beforeAll(() => {
-  // `npm test` builds first; a bare `jest` run builds here so this file always tests current sources.
-  if (!existsSync(MAIN)) execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
+beforeAll(() => ensureBuilt(), 120_000);
 
 describe('the service process', () => {
   let dataDir: string;
-  let running: Running | undefined;
+  let running: RunningService | undefined;
 
   beforeAll(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'uplink-process-pg-'));
-    // As root the embedded cluster runs as `postgres`, which must be able to enter this folder.
-    chmodSync(dataDir, 0o755);
+    dataDir = clusterTempDir('uplink-process-pg-');
   });
   afterEach(async () => {
     if (running && running.child.exitCode === null) {
@@ -82,8 +41,8 @@ describe('the service process', () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const env = { PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: join(dataDir, 'pg'), EMBEDDED_PG_PORT: String(pgPort) };
 
-    running = start(env);
-    await waitForReady(port);
+    running = startService(env);
+    await waitForReady(port, running.output, 60_000);
     expect(running.output()).toContain('Using embedded PostgreSQL');
     expect(running.output()).toContain('initialised now');
     expect(await portOpen(pgPort)).toBe(true);
@@ -94,8 +53,8 @@ describe('the service process', () => {
     expect(await portOpen(pgPort)).toBe(false);
     expect(await portOpen(port)).toBe(false);
 
-    running = start(env);
-    await waitForReady(port);
+    running = startService(env);
+    await waitForReady(port, running.output, 60_000);
     expect(running.output()).toContain('reused');
     expect(running.output()).toContain('Schema is up to date');
     running.child.kill('SIGTERM');
@@ -106,8 +65,8 @@ describe('the service process', () => {
   it('in development without PLATFORM_ADMIN_*, creates an admin whose one-time password is in a private file, not the log', async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const pgDir = join(dataDir, 'dev', 'postgres');
-    running = start({ NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(pgPort) });
-    await waitForReady(port);
+    running = startService({ NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(pgPort) });
+    await waitForReady(port, running.output, 60_000);
     const file = join(dataDir, 'dev', 'initial-admin-password');
     const password = readFileSync(file, 'utf8').trim();
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -128,7 +87,7 @@ describe('the service process', () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const password = 'Known-Bootstrap-Password-4711';
     const newPassword = 'Known-New-Password-0815';
-    running = start({
+    running = startService({
       PORT: String(port),
       HOST: '127.0.0.1',
       EMBEDDED_PG_DIR: join(dataDir, 'pg-secrets'),
@@ -141,7 +100,7 @@ describe('the service process', () => {
       PLATFORM_ADMIN_EMAIL: 'secret-admin@example.com',
       PLATFORM_ADMIN_PASSWORD: password,
     });
-    await waitForReady(port);
+    await waitForReady(port, running.output, 60_000);
     const base = `http://127.0.0.1:${port}/v1/auth`;
     const json = { 'Content-Type': 'application/json', Origin: 'https://console.example.com' };
     const secrets: string[] = [password, newPassword, 'Wrong-Password-Attempt-1'];
@@ -209,7 +168,7 @@ describe('the service process', () => {
     [{ NODE_ENV: 'production' }, /^Invalid configuration: METRICS_TOKEN: METRICS_TOKEN is required\n$/],
     [{ ALLOWED_ORIGINS: 'https://ok.example,*' }, /^Invalid configuration: ALLOWED_ORIGINS: .*origins.*\n$/],
   ])('exits 1 with one line naming the variable and the rule for %j', async (env, message) => {
-    running = start(env);
+    running = startService(env);
     expect(await running.exited).toBe(1);
     expect(running.output()).toMatch(message);
   });
