@@ -690,5 +690,18 @@ describe('me with tenancy', () => {
     const chosen = await me(admin.accessToken, `?tenantNumber=${a.tenantNumber}`).expect(200);
     expect(chosen.body.currentTenant.tenantId).toBe(a.tenantId);
     expect(chosen.body.analytics.tenantSubjectIds).toEqual({ [String(a.tenantNumber)]: hmac(a.tenantId) });
+  });});
+
+describe('me of a platform admin with exactly one tenant', () => {
+  it('opens that tenant by default', async () => {
+    const t = await startTestApp();
+    try {
+      const only = await seedTenant(t);
+      const { accessToken } = await loginAdmin(t);
+      const res = await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${accessToken}`).expect(200);
+      expect(res.body.currentTenant).toMatchObject({ tenantId: only.tenantId, tenantNumber: only.tenantNumber, key: only.key });
+    } finally {
+      await t.close();
+    }
   });
 });

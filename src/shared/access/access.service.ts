@@ -201,6 +201,12 @@ export class AccessService {
     return this.accessTo(principal, tenant);
   }
 
+  /** The tenant when exactly one exists (what a platform admin's `/me` opens by default), else null. */
+  async soleTenant(): Promise<TenantRow | null> {
+    const tenants = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t ORDER BY t.tenant_number LIMIT 2`);
+    return tenants.length === 1 ? tenants[0]! : null;
+  }
+
   /** SQL predicate: tenant `alias` has an effective grant of the caller (for tenant lists). */
   visibleTenants(principal: Principal, alias: string, offset: number): SqlPredicate {
     if (principal.isPlatformAdmin) return { sql: 'TRUE', params: [] };

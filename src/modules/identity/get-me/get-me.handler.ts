@@ -82,10 +82,7 @@ export class GetMeHandler implements IQueryHandler<GetMeQuery, MeResponse> {
     }
     if (!principal.isPlatformAdmin) return grantTenants.length === 1 ? grantTenants[0]! : null;
     // A platform admin sees every tenant.
-    const [first, second] = await this.dataSource.query<{ tenant_number: number }[]>(
-      `SELECT tenant_number FROM tenants ORDER BY tenant_number LIMIT 2`,
-    );
-    return first && !second ? (await this.access.tenantByNumber(principal, first.tenant_number)).tenant : null;
+    return this.access.soleTenant();
   }
 
   /** base64url HMAC-SHA256: 43 characters, not reversible without ANALYTICS_SECRET. */
