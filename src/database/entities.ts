@@ -1,3 +1,7 @@
+import { DeviceFieldDefinitionEntity } from '../modules/device-types/domain/device-field-definition.entity';
+import { DeviceTypeEntity } from '../modules/device-types/domain/device-type.entity';
+import { DeviceAssignmentEntity } from '../modules/devices/domain/device-assignment.entity';
+import { DeviceEntity } from '../modules/devices/domain/device.entity';
 import { RefreshTokenEntity } from '../modules/identity/domain/refresh-token.entity';
 import { SessionEntity } from '../modules/identity/domain/session.entity';
 import { UserEntity } from '../modules/identity/domain/user.entity';
@@ -15,4 +19,8 @@ export const ENTITIES = [
   TenantEntity,
   OrganizationUnitEntity,
   MembershipEntity,
+  DeviceTypeEntity,
+  DeviceFieldDefinitionEntity,
+  DeviceEntity,
+  DeviceAssignmentEntity,
 ];

@@ -1,0 +1,57 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ConflictError, ValidationFailedError } from '../errors/domain-error';
+
+/** Design C5: an optionally weak, double-quoted positive integer. */
+const IF_MATCH = /^(W\/)?"([1-9][0-9]*)"$/;
+const PATH = 'headers.if-match';
+
+/** The lockVersion an `If-Match` header names; missing or malformed is a 400 naming `headers.if-match`. */
+export function parseIfMatch(value: unknown): number {
+  if (value === undefined || value === '') {
+    throw ValidationFailedError.single(PATH, 'required', 'This change needs an If-Match header with the current ETag, e.g. If-Match: "3".');
+  }
+  const match = typeof value === 'string' ? IF_MATCH.exec(value.trim()) : null;
+  const lockVersion = match ? Number(match[2]) : NaN;
+  if (!Number.isSafeInteger(lockVersion)) {
+    throw ValidationFailedError.single(PATH, 'pattern', 'If-Match must be a quoted positive integer such as "3" (optionally W/"3").');
+  }
+  return lockVersion;
+}
+
+/**
+ * `@IfMatch()`: the expected lockVersion of a C5 resource. Parsed with the rest of the request (400 before any
+ * lookup, design §2 check order); compared with `assertLockVersion` once the target is found and allowed.
+ */
+export const IfMatch = (): ParameterDecorator =>
+  createParamDecorator(
+    (_data: unknown, context: ExecutionContext): number => parseIfMatch(context.switchToHttp().getRequest<Request>().headers['if-match']),
+    [
+      (target, propertyKey) => {
+        const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey!);
+        if (descriptor) {
+          ApiHeader({
+            name: 'If-Match',
+            required: true,
+            schema: { type: 'string', pattern: IF_MATCH.source },
+            description: 'The ETag of the version being changed; stale: 409 `lock_version_mismatch` with `currentLockVersion`.',
+          })(target, propertyKey!, descriptor);
+        }
+      },
+    ],
+  )();
+
+/** 409 `lock_version_mismatch` + `currentLockVersion` unless the row (read under lock) is at the expected version. */
+export function assertLockVersion(current: number, expected: number): void {
+  if (current !== expected) {
+    throw new ConflictError('lock_version_mismatch', `The resource changed since you read it: its lockVersion is now ${current}.`, {
+      currentLockVersion: current,
+    });
+  }
+}
+
+/** `ETag: "<lockVersion>"` on a C5 resource's response. */
+export function setEtag(res: Response, record: { lockVersion: number }): void {
+  res.setHeader('ETag', `"${record.lockVersion}"`);
+}
