@@ -50,7 +50,7 @@ export async function seedField(
   const [row] = await t.dataSource.query<{ device_field_definition_id: string; field_no: number }[]>(
     `INSERT INTO device_field_definitions
        (tenant_id, device_type_id, key, name, schema_ref, storage_targets, measurement_type, status, deprecated_at)
-     VALUES ($1, $2, $3, $4, $5, $6::text[], 'gauge', $7, CASE WHEN $7 = 'deprecated' THEN clock_timestamp() END)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], 'gauge', $7::varchar, CASE WHEN $7::varchar = 'deprecated' THEN clock_timestamp() END)
      RETURNING device_field_definition_id, field_no`,
     [
       tenant.tenantId,
@@ -82,7 +82,7 @@ export async function seedDevice(
   const status = overrides.status ?? 'active';
   const [row] = await t.dataSource.query<{ device_id: string }[]>(
     `INSERT INTO devices (tenant_id, device_type_id, dev_eui, name, status, retired_at)
-     VALUES ($1, $2, $3, $4, $5, CASE WHEN $5 = 'retired' THEN clock_timestamp() END) RETURNING device_id`,
+     VALUES ($1, $2, $3, $4, $5::varchar, CASE WHEN $5::varchar = 'retired' THEN clock_timestamp() END) RETURNING device_id`,
     [tenant.tenantId, type.deviceTypeId, devEui, overrides.name ?? `Device ${devEui}`, status],
   );
   const device = { deviceId: row!.device_id, devEui };

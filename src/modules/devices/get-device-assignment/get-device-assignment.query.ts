@@ -1,0 +1,13 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { DeviceAssignmentResponse } from '../domain/device.response.dto';
+
+export class GetDeviceAssignmentQuery extends Query<DeviceAssignmentResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly deviceId: string,
+    readonly deviceAssignmentId: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,15 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { Page } from '../../../shared/pagination/page';
+import type { DeviceResponse } from '../domain/device.response.dto';
+import type { ListDevicesParams } from './list-devices.request.dto';
+
+export class ListDevicesQuery extends Query<Page<DeviceResponse>> {
+  constructor(
+    readonly caller: Caller,
+    readonly tenantNumber: number,
+    readonly params: ListDevicesParams,
+  ) {
+    super();
+  }
+}
