@@ -15,6 +15,7 @@ import { TenantsModule } from './modules/tenants/tenants.module';
 import { OrganizationUnitsModule } from './modules/organization-units/organization-units.module';
 import { MembershipsModule } from './modules/memberships/memberships.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
@@ -47,6 +48,7 @@ export class AppModule {
         OrganizationUnitsModule,
         MembershipsModule,
         AuditModule,
+        DeviceTypesModule,
         DevicesModule,
         DiagnosticsModule,
         ...extraModules,

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConflictError, ValidationFailedError } from '../errors/domain-error';
+import { parseUuidParam } from '../validation/uuid-param';
 
 /** Design C5: an optionally weak, double-quoted positive integer. */
 const IF_MATCH = /^(W\/)?"([1-9][0-9]*)"$/;
@@ -20,27 +21,35 @@ export function parseIfMatch(value: unknown): number {
   return lockVersion;
 }
 
+/** A check of a path parameter that must fail before `If-Match` does (it throws the parameter's 400). */
+export type PathCheck = (req: Request) => unknown;
+
 /**
- * `@IfMatch()`: the expected lockVersion of a C5 resource. Parsed with the rest of the request (400 before any
- * lookup, design §2 check order); compared with `assertLockVersion` once the target is found and allowed.
+ * `@IfMatch(...pathChecks)`: the expected lockVersion of a C5 resource, compared with `assertLockVersion` once
+ * the target is found and allowed. Nest resolves a route's parameters concurrently, and this decorator runs
+ * synchronously, before any pipe: so it checks the path first (every `…Id` parameter is a UUID, then
+ * `pathChecks`), and a request with a bad path and no If-Match gets the path's 400, as design §2 orders them.
  */
-export const IfMatch = (): ParameterDecorator =>
-  createParamDecorator(
-    (_data: unknown, context: ExecutionContext): number => parseIfMatch(context.switchToHttp().getRequest<Request>().headers['if-match']),
-    [
-      (target, propertyKey) => {
-        const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey!);
-        if (descriptor) {
-          ApiHeader({
-            name: 'If-Match',
-            required: true,
-            schema: { type: 'string', pattern: IF_MATCH.source },
-            description: 'The ETag of the version being changed; stale: 409 `lock_version_mismatch` with `currentLockVersion`.',
-          })(target, propertyKey!, descriptor);
-        }
-      },
-    ],
-  )();
+export const IfMatch = (...pathChecks: PathCheck[]): ParameterDecorator =>
+  createParamDecorator((_data: unknown, context: ExecutionContext): number => {
+    const req = context.switchToHttp().getRequest<Request>();
+    for (const [name, value] of Object.entries(req.params ?? {})) if (name.endsWith('Id')) parseUuidParam(value, name);
+    for (const check of pathChecks) check(req);
+    return parseIfMatch(req.headers['if-match']);
+  }, [documentIfMatch])();
+
+/** The OpenAPI description of the `If-Match` header, for a parameter decorator's enhancer. */
+export const documentIfMatch: ParameterDecorator = (target, propertyKey) => {
+  const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey!);
+  if (descriptor) {
+    ApiHeader({
+      name: 'If-Match',
+      required: true,
+      schema: { type: 'string', pattern: IF_MATCH.source },
+      description: 'The ETag of the version being changed; stale: 409 `lock_version_mismatch` with `currentLockVersion`.',
+    })(target, propertyKey!, descriptor);
+  }
+};
 
 /** 409 `lock_version_mismatch` + `currentLockVersion` unless the row (read under lock) is at the expected version. */
 export function assertLockVersion(current: number, expected: number): void {

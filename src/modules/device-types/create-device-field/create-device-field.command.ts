@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { DeviceFieldResponse } from '../domain/device-field.response.dto';
+import type { CreateDeviceFieldRequest } from './create-device-field.request.dto';
+
+export class CreateDeviceFieldCommand extends Command<DeviceFieldResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly deviceTypeId: string,
+    readonly input: CreateDeviceFieldRequest,
+  ) {
+    super();
+  }
+}

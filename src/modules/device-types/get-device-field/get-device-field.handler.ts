@@ -1,0 +1,21 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DeviceFieldReader } from '../domain/device-field.reader';
+import { DeviceFieldResponse } from '../domain/device-field.response.dto';
+import { DeviceTypeReader } from '../domain/device-type.reader';
+import { GetDeviceFieldQuery } from './get-device-field.query';
+
+/** One field definition of a visible device type, by key. */
+@QueryHandler(GetDeviceFieldQuery)
+export class GetDeviceFieldHandler implements IQueryHandler<GetDeviceFieldQuery, DeviceFieldResponse> {
+  constructor(
+    private readonly types: DeviceTypeReader,
+    private readonly fields: DeviceFieldReader,
+  ) {}
+
+  async execute({ caller, deviceTypeId, key }: GetDeviceFieldQuery): Promise<DeviceFieldResponse> {
+    const { access } = await this.types.resolve(caller.principal, deviceTypeId);
+    const field = await this.fields.getByKey(deviceTypeId, key);
+    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    return DeviceFieldResponse.of(field);
+  }
+}

@@ -1,0 +1,16 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DeviceTypeReader } from '../domain/device-type.reader';
+import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { GetDeviceTypeQuery } from './get-device-type.query';
+
+/** Design §5.8: one device type; readable through any grant in its tenant (`device-types:read[*]`). */
+@QueryHandler(GetDeviceTypeQuery)
+export class GetDeviceTypeHandler implements IQueryHandler<GetDeviceTypeQuery, DeviceTypeResponse> {
+  constructor(private readonly reader: DeviceTypeReader) {}
+
+  async execute({ caller, deviceTypeId }: GetDeviceTypeQuery): Promise<DeviceTypeResponse> {
+    const { access, deviceType } = await this.reader.resolve(caller.principal, deviceTypeId);
+    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    return DeviceTypeResponse.of(deviceType);
+  }
+}

@@ -1,0 +1,12 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { DeviceFieldResponse } from '../domain/device-field.response.dto';
+
+export class ListDeviceFieldsQuery extends Query<DeviceFieldResponse[]> {
+  constructor(
+    readonly caller: Caller,
+    readonly deviceTypeId: string,
+  ) {
+    super();
+  }
+}

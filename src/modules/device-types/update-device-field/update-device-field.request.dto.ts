@@ -1,0 +1,20 @@
+import { OptionalEntityName } from '../../../shared/validation/fields';
+import type { StorageTarget } from '../domain/device-field-definition.entity';
+import { OptionalDescription, OptionalUnit, StorageTargets } from '../domain/device-type.fields';
+
+/** At least one property (design C4); `key`, `schemaRef` and `measurementType` are immutable; `unit: null` clears. */
+export class UpdateDeviceFieldRequest {
+  @OptionalEntityName()
+  name?: string;
+
+  @OptionalDescription('Absent: unchanged.')
+  description?: string;
+
+  @OptionalUnit()
+  unit?: string | null;
+
+  @StorageTargets(false)
+  storageTargets?: StorageTarget[];
+}
+
+export type DeviceFieldChanges = Partial<Pick<UpdateDeviceFieldRequest, 'name' | 'description' | 'unit' | 'storageTargets'>>;
