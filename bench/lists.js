@@ -6,81 +6,16 @@
  * ~1,000 pages deep (its cursor found by walking) for the tenant audit list and the organization-unit list.
  * Goals: deep/first <= 1.5 and page-1 p50 < 20 ms. Prints EXPLAIN index usage. Never fails on a number.
  */
-const { spawn } = require('node:child_process');
-const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
 const { Client } = require('pg');
-const { fail, freePort, ROOT, waitFor } = require('./support');
+const { ADMIN, fail, p50: medianOf, startService, throwAwayDatabase } = require('./support');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const DEPTH = Number(process.env.BENCH_DEPTH_PAGES ?? 1000);
 const AUDIT_EVENTS = 1_000_000;
 const TENANTS = 20;
 const UNITS = 100_000;
-const ADMIN = { username: 'bench-admin', email: 'bench-admin@example.com', password: 'bench-admin-password-1' };
 const log = (line) => process.stdout.write(`${line}\n`);
-
-/** A throw-away database: on DATABASE_URL's server, or on an embedded cluster in a temp folder. */
-async function throwAwayDatabase() {
-  const name = `uplink_bench_lists_${process.pid}`;
-  if (process.env.DATABASE_URL) {
-    const admin = new Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const client = new Client({ connectionString: process.env.DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
-  const { EmbeddedPostgresServer } = require(join(ROOT, 'dist', 'database', 'embedded-postgres.js'));
-  const dir = mkdtempSync(join(tmpdir(), 'uplink-bench-lists-'));
-  chmodSync(dir, 0o755); // as root, the embedded cluster runs as `postgres`
-  const server = await EmbeddedPostgresServer.start({ dataDir: join(dir, 'pg'), port: await freePort(), database: name });
-  return {
-    url: server.url(name),
-    drop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function startService(databaseUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      METRICS_TOKEN: 'bench-metrics-token-0123456789',
-      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
-      CURSOR_SECRET: 'bench-cursor-secret-0123456789abcdef01',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      PLATFORM_ADMIN_USERNAME: ADMIN.username,
-      PLATFORM_ADMIN_EMAIL: ADMIN.email,
-      PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-      PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
-    },
-  });
-  const exited = new Promise((done) => child.on('exit', done));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/readyz`);
-  return { url, stop: () => (child.kill('SIGTERM'), exited) };
-}
+const p50 = (fn) => medianOf(fn, RUNS);
 
 async function seed(db) {
   const started = Date.now();
@@ -115,20 +50,6 @@ async function seed(db) {
   await db.query('ANALYZE');
   log(`seeded ${AUDIT_EVENTS} audit events over ${TENANTS} tenants and ${UNITS} units in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return first;
-}
-
-async function timed(fn) {
-  const started = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-async function p50(fn) {
-  await fn(); // warm-up
-  const samples = [];
-  for (let run = 0; run < RUNS; run++) samples.push(await timed(fn));
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
 }
 
 function httpList(service, token, path) {
@@ -169,7 +90,7 @@ async function explain(db, title, sql, params) {
 }
 
 async function main() {
-  const database = await throwAwayDatabase();
+  const database = await throwAwayDatabase('lists');
   let service;
   const db = new Client({ connectionString: database.url });
   try {

@@ -1,12 +1,26 @@
-// Shared plumbing of the benchmarks: free ports, child processes, readiness waits and autocannon runs.
+// Shared plumbing of the benchmarks: free ports, child processes, throw-away databases, readiness waits, timings
+// and autocannon runs.
 const { spawn } = require('node:child_process');
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
+const { Client } = require('pg');
 
 const ROOT = resolve(__dirname, '..');
+/** The platform admin the benchmarked service bootstraps. */
+const ADMIN = { username: 'bench-admin', email: 'bench-admin@example.com', password: 'bench-admin-password-1' };
+/** How `npm start` runs the service (isolated-vm needs --no-node-snapshot). */
+const SERVICE_ARGS = ['--no-node-snapshot', join(ROOT, 'dist', 'main.js')];
+const SERVICE_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  METRICS_TOKEN: 'bench-metrics-token-0123456789',
+  JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
+  CURSOR_SECRET: 'bench-cursor-secret-0123456789abcdef01',
+  HOST: '127.0.0.1',
+};
 
 function freePort() {
   return new Promise((done, fail) => {
@@ -32,7 +46,82 @@ async function waitFor(url, timeoutMs = 60000) {
 function startProcess(args, env) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((done) => child.on('exit', done));
-  return { stop: () => (child.kill('SIGTERM'), exited) };
+  return { pid: child.pid, stop: () => (child.kill('SIGTERM'), exited) };
+}
+
+/** A throw-away database named after `label`: on DATABASE_URL's server, or on an embedded cluster in a temp folder. */
+async function throwAwayDatabase(label) {
+  const name = `uplink_bench_${label}_${process.pid}`;
+  if (process.env.DATABASE_URL) {
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      drop: async () => {
+        const client = new Client({ connectionString: process.env.DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const { EmbeddedPostgresServer } = require(join(ROOT, 'dist', 'database', 'embedded-postgres.js'));
+  const dir = mkdtempSync(join(tmpdir(), `uplink-bench-${label}-`));
+  chmodSync(dir, 0o755); // as root, the embedded cluster runs as `postgres`
+  const server = await EmbeddedPostgresServer.start({ dataDir: join(dir, 'pg'), port: await freePort(), database: name });
+  return {
+    url: server.url(name),
+    drop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The built service on `databaseUrl` (which it migrates), with ADMIN bootstrapped and the rate limit lifted. */
+async function startService(databaseUrl) {
+  const port = await freePort();
+  const child = startProcess(SERVICE_ARGS, {
+    ...SERVICE_ENV,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    PLATFORM_ADMIN_USERNAME: ADMIN.username,
+    PLATFORM_ADMIN_EMAIL: ADMIN.email,
+    PLATFORM_ADMIN_PASSWORD: ADMIN.password,
+    PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/readyz`);
+  return { ...child, url };
+}
+
+/** The bare Express "hello" server every throughput figure is compared with. */
+async function startHello() {
+  const port = await freePort();
+  const child = startProcess([join(__dirname, 'hello-server.js')], { PORT: String(port) });
+  const url = `http://127.0.0.1:${port}/`;
+  await waitFor(url);
+  return { ...child, url };
+}
+
+async function timed(fn) {
+  const started = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** Median of `runs` timed calls of `fn` (milliseconds), after one warm-up call. */
+async function p50(fn, runs) {
+  await fn();
+  const samples = [];
+  for (let run = 0; run < runs; run++) samples.push(await timed(fn));
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
 }
 
 function load(options) {
@@ -49,13 +138,8 @@ async function startServers(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'uplink-bench-pg-'));
   chmodSync(dataDir, 0o755); // as root, the embedded cluster runs as `postgres`
   const [uplinkPort, pgPort, helloPort] = [await freePort(), await freePort(), await freePort()];
-  const uplink = startProcess([join(ROOT, 'dist', 'main.js')], {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    METRICS_TOKEN: 'bench-metrics-token-0123456789',
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
-    CURSOR_SECRET: 'bench-cursor-secret-0123456789abcdef01',
-    HOST: '127.0.0.1',
+  const uplink = startProcess(SERVICE_ARGS, {
+    ...SERVICE_ENV,
     PORT: String(uplinkPort),
     EMBEDDED_PG_DIR: join(dataDir, 'pg'),
     EMBEDDED_PG_PORT: String(pgPort),
@@ -97,4 +181,20 @@ function fail(name) {
   };
 }
 
-module.exports = { ROOT, fail, freePort, load, measure, print, startServers, waitFor };
+module.exports = {
+  ADMIN,
+  ROOT,
+  fail,
+  freePort,
+  load,
+  measure,
+  p50,
+  print,
+  startHello,
+  startProcess,
+  startServers,
+  startService,
+  throwAwayDatabase,
+  timed,
+  waitFor,
+};

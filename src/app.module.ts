@@ -17,6 +17,7 @@ import { MembershipsModule } from './modules/memberships/memberships.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
+import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { CoreModule } from './shared/core.module';
@@ -50,6 +51,7 @@ export class AppModule {
         AuditModule,
         DeviceTypesModule,
         DevicesModule,
+        TelemetryModule,
         DiagnosticsModule,
         ...extraModules,
       ],

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
+import { seedAssignment, seedDevice, seedDeviceType, seedField, SeededDevice, SeededDeviceType } from './support/devices';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
@@ -16,7 +17,12 @@ interface Probe {
   method: Method;
   path: (target: string) => string;
   body?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
+
+/** A valid If-Match, so that lock-versioned writes get past request validation to the lookup (design §2 check order). */
+const IF_MATCH = { 'If-Match': '"1"' };
+const WINDOW = `from=${encodeURIComponent('2026-01-01T00:00:00Z')}&to=${encodeURIComponent('2026-01-02T00:00:00Z')}`;
 
 const RANDOM_TENANT_NUMBER = '2147483000';
 
@@ -28,6 +34,59 @@ const TENANT_PROBES: Probe[] = [
   { name: 'POST unit', method: 'post', path: (n) => `/v1/tenants/${n}/organization-units`, body: { key: 'probe-unit', name: 'Probe' } },
   { name: 'GET memberships', method: 'get', path: (n) => `/v1/tenants/${n}/memberships` },
   { name: 'GET audit', method: 'get', path: (n) => `/v1/tenants/${n}/audit-logs` },
+  { name: 'GET device types', method: 'get', path: (n) => `/v1/tenants/${n}/device-types` },
+  { name: 'POST device type', method: 'post', path: (n) => `/v1/tenants/${n}/device-types`, body: { key: 'probe-type', name: 'Probe' } },
+  { name: 'GET devices', method: 'get', path: (n) => `/v1/tenants/${n}/devices` },
+  {
+    name: 'POST device',
+    method: 'post',
+    path: (n) => `/v1/tenants/${n}/devices`,
+    body: { devEui: '00000000000000AA', name: 'Probe', deviceTypeId: '00000000-0000-4000-8000-000000000000' },
+  },
+];
+
+/** Endpoints addressed by a device type id. */
+const DEVICE_TYPE_PROBES: Probe[] = [
+  { name: 'GET device type', method: 'get', path: (id) => `/v1/device-types/${id}` },
+  { name: 'PATCH device type', method: 'patch', path: (id) => `/v1/device-types/${id}`, body: { name: 'Renamed' }, headers: IF_MATCH },
+  { name: 'disable device type', method: 'post', path: (id) => `/v1/device-types/${id}/disable`, headers: IF_MATCH },
+  { name: 'reactivate device type', method: 'post', path: (id) => `/v1/device-types/${id}/reactivate`, headers: IF_MATCH },
+  { name: 'GET fields', method: 'get', path: (id) => `/v1/device-types/${id}/fields` },
+  {
+    name: 'POST field',
+    method: 'post',
+    path: (id) => `/v1/device-types/${id}/fields`,
+    body: { key: 'probe', name: 'Probe', schemaRef: 'platform://schemas/number/v1', storageTargets: ['current'], measurementType: 'gauge' },
+  },
+  { name: 'GET field', method: 'get', path: (id) => `/v1/device-types/${id}/fields/temperature` },
+  { name: 'PATCH field', method: 'patch', path: (id) => `/v1/device-types/${id}/fields/temperature`, body: { name: 'Renamed' }, headers: IF_MATCH },
+  { name: 'deprecate field', method: 'post', path: (id) => `/v1/device-types/${id}/fields/temperature/deprecate`, headers: IF_MATCH },
+];
+
+/** Endpoints addressed by a device id. */
+const DEVICE_PROBES: Probe[] = [
+  { name: 'GET device', method: 'get', path: (id) => `/v1/devices/${id}` },
+  { name: 'PATCH device', method: 'patch', path: (id) => `/v1/devices/${id}`, body: { name: 'Renamed' } },
+  { name: 'disable device', method: 'post', path: (id) => `/v1/devices/${id}/disable` },
+  { name: 'reactivate device', method: 'post', path: (id) => `/v1/devices/${id}/reactivate` },
+  { name: 'retire device', method: 'post', path: (id) => `/v1/devices/${id}/retire` },
+  { name: 'GET assignments', method: 'get', path: (id) => `/v1/devices/${id}/assignments` },
+  {
+    name: 'POST assignment',
+    method: 'post',
+    path: (id) => `/v1/devices/${id}/assignments`,
+    body: { organizationUnitId: '00000000-0000-4000-8000-000000000000' },
+  },
+  { name: 'GET current values', method: 'get', path: (id) => `/v1/devices/${id}/current-values` },
+  { name: 'GET measurements', method: 'get', path: (id) => `/v1/devices/${id}/measurements?${WINDOW}` },
+  { name: 'GET measurements bucketed', method: 'get', path: (id) => `/v1/devices/${id}/measurements?${WINDOW}&bucket=1h&aggregation=count` },
+  { name: 'GET measurements of a field', method: 'get', path: (id) => `/v1/devices/${id}/measurements?${WINDOW}&fieldKeys=temperature` },
+];
+
+/** Endpoints addressed by an assignment period (of a device given as `deviceId/deviceAssignmentId`). */
+const ASSIGNMENT_PROBES: Probe[] = [
+  { name: 'GET assignment', method: 'get', path: (ids) => `/v1/devices/${ids.replace('/', '/assignments/')}` },
+  { name: 'end assignment', method: 'post', path: (ids) => `/v1/devices/${ids.replace('/', '/assignments/')}/end` },
 ];
 
 /** Endpoints addressed by a unit id. */
@@ -55,11 +114,27 @@ describe('tenant isolation', () => {
   let sibling: SeededUnit; // a: another root
   let foreignUnit: SeededUnit; // b
   let foreignMembership: string; // b
+  let foreignType: SeededDeviceType; // b, with a field `temperature`
+  let foreignDevice: SeededDevice; // b, assigned to foreignUnit
+  let foreignAssignment: string; // its open period
+  let siblingDevice: SeededDevice; // a, in the sibling root
+  let siblingAssignment: string;
+  let movedDevice: SeededDevice; // a: in the sibling root until `movedAt`, then in chain[2]
+  let movedAt: Date;
+  let ownType: SeededDeviceType; // a
   let ownMembership: string; // a, the viewer's
   const tokens: Record<string, string> = {};
 
+  const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
+    const [row] = await t.dataSource.query<{ device_assignment_id: string }[]>(
+      `SELECT device_assignment_id FROM device_assignments WHERE device_id = $1 AND valid_to IS NULL`,
+      [device.deviceId],
+    );
+    return row!.device_assignment_id;
+  };
+
   const send = (who: string, probe: Probe, target: string) => {
-    const req = t.http()[probe.method](probe.path(target)).set('Authorization', `Bearer ${tokens[who]}`);
+    const req = t.http()[probe.method](probe.path(target)).set('Authorization', `Bearer ${tokens[who]}`).set(probe.headers ?? {});
     return probe.body ? req.send(probe.body) : req;
   };
 
@@ -71,12 +146,33 @@ describe('tenant isolation', () => {
     sibling = await seedUnit(t, a);
     foreignUnit = await seedUnit(t, b);
 
+    foreignType = await seedDeviceType(t, b);
+    await seedField(t, b, foreignType, { key: 'temperature' });
+    foreignDevice = await seedDevice(t, b, foreignType, foreignUnit);
+    foreignAssignment = await openAssignmentOf(foreignDevice);
+    ownType = await seedDeviceType(t, a);
+    const ownField = await seedField(t, a, ownType, { key: 'temperature' });
+    siblingDevice = await seedDevice(t, a, ownType, sibling);
+    siblingAssignment = await openAssignmentOf(siblingDevice);
+    const start = new Date(Date.now() - 3 * 3600_000);
+    movedAt = new Date(Date.now() - 3600_000);
+    movedDevice = await seedDevice(t, a, ownType);
+    await seedAssignment(t, a, movedDevice, sibling, start, movedAt);
+    await seedAssignment(t, a, movedDevice, chain[2]!, movedAt);
+    // One point per 30 minutes: four while in the sibling unit, two after the move.
+    await t.dataSource.query(
+      `INSERT INTO measurements (device_id, field_no, observed_at, raw_received_at, value_num)
+       SELECT $1, $2, at, at, extract(epoch FROM at) FROM generate_series($3::timestamptz + interval '15 minutes', $3::timestamptz + interval '165 minutes', interval '30 minutes') AS at`,
+      [movedDevice.deviceId, ownField.fieldNo, start],
+    );
+
     const people: [string, SeededTenant, 'tenant_admin' | 'tenant_operator' | 'tenant_viewer', SeededUnit | null, boolean][] = [
       ['adminA', a, 'tenant_admin', null, true],
       ['operatorA', a, 'tenant_operator', null, true],
       ['viewerA', a, 'tenant_viewer', null, true],
       ['scopedA', a, 'tenant_admin', chain[2]!, true],
       ['pointA', a, 'tenant_admin', chain[2]!, false],
+      ['scopedViewerA', a, 'tenant_viewer', chain[2]!, true],
       ['adminB', b, 'tenant_admin', null, true],
     ];
     for (const [name, tenant, role, unit, includeDescendants] of people) {
@@ -121,6 +217,44 @@ describe('tenant isolation', () => {
       },
     );
 
+    it.each(DEVICE_TYPE_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign device type from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignType.deviceTypeId);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it.each(DEVICE_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign device from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignDevice.deviceId);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it.each(ASSIGNMENT_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign assignment from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignDevice.deviceId}/${foreignAssignment}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it('never lists a foreign device or device type', async () => {
+      const devices = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+      expect(JSON.stringify(devices.body)).not.toContain(foreignDevice.deviceId);
+      const types = await t.http().get(`/v1/tenants/${a.tenantNumber}/device-types`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+      expect(types.body.items.map((item: { deviceTypeId: string }) => item.deviceTypeId)).toContain(ownType.deviceTypeId);
+      expect(JSON.stringify(types.body)).not.toContain(foreignType.deviceTypeId);
+    });
+
     it('lists only its own tenant', async () => {
       const res = await t.http().get('/v1/tenants').set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(res.body.items.map((item: { tenantId: string }) => item.tenantId)).toEqual([a.tenantId]);
@@ -135,6 +269,42 @@ describe('tenant isolation', () => {
       expect(outside.status).toBe(404);
       expect(withoutCorrelation(outside)).toEqual(withoutCorrelation(missing));
     }
+  });
+
+  it.each(['scopedA', 'pointA', 'scopedViewerA'])('%s: a sibling unit’s device and its periods are 404s like missing ones', async (who) => {
+    for (const probe of DEVICE_PROBES) {
+      const outside = await send(who, probe, siblingDevice.deviceId);
+      const missing = await send(who, probe, randomUUID());
+      expect(outside.status).toBe(404);
+      expect(withoutCorrelation(outside)).toEqual(withoutCorrelation(missing));
+    }
+    for (const probe of ASSIGNMENT_PROBES) {
+      const outside = await send(who, probe, `${siblingDevice.deviceId}/${siblingAssignment}`);
+      expect(outside.status).toBe(404);
+    }
+    const list = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+    const listed = list.body.items.map((item: { deviceId: string }) => item.deviceId);
+    expect(listed).not.toContain(siblingDevice.deviceId);
+    expect(listed).toContain(movedDevice.deviceId);
+  });
+
+  it('shows a unit-scoped viewer a moved-in device’s history only from the move on', async () => {
+    const auth = { Authorization: `Bearer ${tokens.scopedViewerA}` };
+    const periods = await t.http().get(`/v1/devices/${movedDevice.deviceId}/assignments`).set(auth).expect(200);
+    expect(periods.body.items.map((item: { organizationUnitId: string }) => item.organizationUnitId)).toEqual([chain[2]!.organizationUnitId]);
+    const hidden = await t.dataSource.query<{ device_assignment_id: string }[]>(
+      `SELECT device_assignment_id FROM device_assignments WHERE device_id = $1 AND valid_to IS NOT NULL`,
+      [movedDevice.deviceId],
+    );
+    await t.http().get(`/v1/devices/${movedDevice.deviceId}/assignments/${hidden[0]!.device_assignment_id}`).set(auth).expect(404);
+
+    const window = `from=${encodeURIComponent(new Date(movedAt.getTime() - 4 * 3600_000).toISOString())}&to=${encodeURIComponent(new Date().toISOString())}`;
+    const points = await t.http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set(auth).expect(200);
+    const observed = points.body.items.map((item: { observedAt: string }) => new Date(item.observedAt).getTime());
+    expect(observed).toHaveLength(2);
+    expect(observed.every((time: number) => time >= movedAt.getTime())).toBe(true);
+    const all = await t.http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set('Authorization', `Bearer ${tokens.adminA}`).expect(200);
+    expect(all.body.items).toHaveLength(6);
   });
 
   it('never lists foreign or out-of-scope units', async () => {

@@ -166,17 +166,17 @@ const EFFECTIVE_TARGET = `(m.organization_unit_id IS NULL OR (ou.status = 'activ
   SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))`;
 
 /**
- * Design §3 "Effective": membership active, user active, tenant active, and an effective target. One indexed
- * query per tenant and request.
+ * Design §3 "Effective": membership active, user active, tenant `t` active, and an effective target: the grants
+ * of user `$2` in the tenant row `t` of the enclosing query, as one JSON array.
  */
-const EFFECTIVE_GRANTS_SQL = `
-  SELECT m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
-    FROM memberships m
-    JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
-    JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
-    LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
-   WHERE m.user_id = $1 AND m.tenant_id = $2 AND m.status = 'active'
-     AND ${EFFECTIVE_TARGET}`;
+const EFFECTIVE_GRANTS_JSON = `(
+  SELECT coalesce(json_agg(g), '[]'::json) FROM (
+    SELECT m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
+      FROM memberships m
+      JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
+      LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
+     WHERE m.user_id = $2 AND m.tenant_id = t.tenant_id AND t.status = 'active' AND m.status = 'active'
+       AND ${EFFECTIVE_TARGET}) g)`;
 
 /**
  * The one access layer: who may see and do what in a tenant. Tenant resolution applies the existence rule
@@ -190,15 +190,11 @@ export class AccessService {
   ) {}
 
   async tenantByNumber(principal: Principal, tenantNumber: number): Promise<TenantAccess> {
-    const [tenant] = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_number = $1`, [
-      tenantNumber,
-    ]);
-    return this.accessTo(principal, tenant);
+    return this.accessTo(principal, 't.tenant_number = $1', tenantNumber);
   }
 
   async tenantById(principal: Principal, tenantId: string): Promise<TenantAccess> {
-    const [tenant] = await this.dataSource.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = $1`, [tenantId]);
-    return this.accessTo(principal, tenant);
+    return this.accessTo(principal, 't.tenant_id = $1', tenantId);
   }
 
   /** The tenant when exactly one exists (what a platform admin's `/me` opens by default), else null. */
@@ -251,15 +247,27 @@ export class AccessService {
     }));
   }
 
-  private async accessTo(principal: Principal, tenant: TenantRow | undefined): Promise<TenantAccess> {
-    if (!tenant) throw new ResourceNotFoundError('tenant');
+  /**
+   * The tenant matching `condition` (on `$1`) and the caller's effective grants in it, in one round trip: the
+   * grants come with the tenant row as JSON (platform admins need none). Within a request the first answer is
+   * kept, so every check of one request sees the same grants.
+   */
+  private async accessTo(principal: Principal, condition: string, key: unknown): Promise<TenantAccess> {
+    const cacheKey = (tenantId: string) => `access.grants.${tenantId}`;
+    const withGrants = !principal.isPlatformAdmin;
+    const [row] = await this.dataSource.query<(TenantRow & { grants?: GrantRow[] })[]>(
+      withGrants
+        ? `SELECT ${TENANT_COLUMNS}, ${EFFECTIVE_GRANTS_JSON} AS grants FROM tenants t WHERE ${condition}`
+        : `SELECT ${TENANT_COLUMNS} FROM tenants t WHERE ${condition}`,
+      withGrants ? [key, principal.userId] : [key],
+    );
+    if (!row) throw new ResourceNotFoundError('tenant');
+    const { grants: grantRows, ...tenant } = row;
     if (principal.isPlatformAdmin) return new TenantAccess(tenant, true, []);
-    const cacheKey = `access.grants.${tenant.tenantId}`;
-    let grants = this.cls.isActive() ? this.cls.get<EffectiveGrant[] | undefined>(cacheKey) : undefined;
+    let grants = this.cls.isActive() ? this.cls.get<EffectiveGrant[] | undefined>(cacheKey(tenant.tenantId)) : undefined;
     if (!grants) {
-      const rows = await this.dataSource.query<GrantRow[]>(EFFECTIVE_GRANTS_SQL, [principal.userId, tenant.tenantId]);
-      grants = rows.map(toGrant);
-      if (this.cls.isActive()) this.cls.set(cacheKey, grants);
+      grants = (grantRows ?? []).map(toGrant);
+      if (this.cls.isActive()) this.cls.set(cacheKey(tenant.tenantId), grants);
     }
     if (grants.length === 0) throw new ResourceNotFoundError('tenant');
     return new TenantAccess(tenant, false, grants);

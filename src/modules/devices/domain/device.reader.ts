@@ -27,8 +27,7 @@ export interface ResolvedDevice {
 }
 
 interface PeriodRow {
-  device_assignment_id: string;
-  ancestor_ids: string[];
+  ancestor_ids: string[] | null;
 }
 
 /**
@@ -48,8 +47,20 @@ export class DeviceReader {
    * visibility; the handler still calls `access.require(permission, unit)` (403 for a visible device).
    */
   async resolve(principal: Principal, deviceId: string, manager: EntityManager = this.dataSource.manager): Promise<ResolvedDevice> {
-    const device = await manager.findOneBy(DeviceEntity, { deviceId });
-    if (!device) throw deviceNotFound();
+    // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
+    const { entities, raw } = await manager
+      .createQueryBuilder(DeviceEntity, 'd')
+      .leftJoinAndMapOne('d.openAssignment', DeviceAssignmentEntity, 'a', 'a.device_id = d.device_id AND a.valid_to IS NULL')
+      .leftJoin('organization_units', 'u', 'u.organization_unit_id = a.organization_unit_id')
+      .addSelect('u.ancestor_ids', 'ancestor_ids')
+      .where('d.device_id = :deviceId', { deviceId })
+      .getRawAndEntities<PeriodRow>();
+    const found = entities[0] as (DeviceEntity & { openAssignment?: DeviceAssignmentEntity | null }) | undefined;
+    if (!found) throw deviceNotFound();
+    const { openAssignment, ...device } = found;
+    const current = openAssignment
+      ? { assignment: openAssignment, unit: { organizationUnitId: openAssignment.organizationUnitId, ancestorIds: raw[0]?.ancestor_ids ?? [] } }
+      : null;
     let access: TenantAccess;
     try {
       access = await this.accessService.tenantById(principal, device.tenantId);
@@ -57,9 +68,8 @@ export class DeviceReader {
       if (error instanceof ResourceNotFoundError) throw deviceNotFound();
       throw error;
     }
-    const current = await this.currentAssignment(manager, deviceId);
     if (!this.isVisible(access, current)) throw deviceNotFound();
-    return { access, device, current };
+    return { access, device: Object.assign(new DeviceEntity(), device), current };
   }
 
   /** Design §3: current unit accessible, or unassigned with a tenant-level grant. */

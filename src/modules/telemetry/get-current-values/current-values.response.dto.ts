@@ -1,0 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
+
+/** Spec "Current value entry". */
+export class CurrentValueEntry {
+  @ApiProperty({ type: () => DeviceFieldResponse })
+  definition!: DeviceFieldResponse;
+
+  @ApiProperty({
+    nullable: true,
+    description: 'The stored value (number, string, boolean or JSON per the field’s schemaRef); null until the first storage.',
+  })
+  currentValue!: unknown;
+}
+
+export class CurrentValuesResponse {
+  @ApiProperty({ format: 'uuid' })
+  tenantId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  deviceId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  deviceTypeId!: string;
+
+  @ApiProperty({
+    type: () => [CurrentValueEntry],
+    description: 'One entry per active field of the device type, deprecated fields omitted, ascending by (createdAt, deviceFieldDefinitionId).',
+  })
+  fields!: CurrentValueEntry[];
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { DeviceTypesModule } from '../device-types/device-types.module';
+import { DevicesModule } from '../devices/devices.module';
+import { TelemetryFieldReader } from './domain/telemetry-field.reader';
+import { GetCurrentValuesController } from './get-current-values/get-current-values.controller';
+import { GetCurrentValuesHandler } from './get-current-values/get-current-values.handler';
+import { ListMeasurementsController } from './list-measurements/list-measurements.controller';
+import { ListMeasurementsHandler } from './list-measurements/list-measurements.handler';
+import { TelemetryWriter } from './storage/telemetry-writer';
+
+/**
+ * Design §5.9 telemetry reads and the §9.4 step 5 write API (TelemetryWriter, TelemetryFieldReader) that flow
+ * executions call. Devices are resolved by the devices module's DeviceReader, fields read by DeviceFieldReader.
+ */
+@Module({
+  imports: [PaginationModule, DevicesModule, DeviceTypesModule],
+  controllers: [GetCurrentValuesController, ListMeasurementsController],
+  providers: [TelemetryFieldReader, TelemetryWriter, GetCurrentValuesHandler, ListMeasurementsHandler],
+  exports: [TelemetryWriter, TelemetryFieldReader],
+})
+export class TelemetryModule {}
