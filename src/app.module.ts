@@ -15,6 +15,7 @@ import { TenantsModule } from './modules/tenants/tenants.module';
 import { OrganizationUnitsModule } from './modules/organization-units/organization-units.module';
 import { MembershipsModule } from './modules/memberships/memberships.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
@@ -53,6 +54,7 @@ export class AppModule {
         DevicesModule,
         TelemetryModule,
         DiagnosticsModule,
+        SandboxModule,
         ...extraModules,
       ],
       providers: [

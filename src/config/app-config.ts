@@ -48,6 +48,9 @@ export class AppConfig {
     displayName: string;
     passwordChangeRequired: boolean;
   } | null;
+  readonly sandboxTimeoutMs!: number;
+  readonly sandboxMemoryMb!: number;
+  readonly sandboxMaxIsolates!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -99,6 +102,9 @@ export class AppConfig {
       analyticsEnabled: value.ANALYTICS_ENABLED,
       analyticsSecret: value.ANALYTICS_SECRET ?? null,
       platformAdmin: platformAdminFrom(value),
+      sandboxTimeoutMs: value.SANDBOX_TIMEOUT_MS,
+      sandboxMemoryMb: value.SANDBOX_MEMORY_MB,
+      sandboxMaxIsolates: value.SANDBOX_MAX_ISOLATES,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

@@ -56,6 +56,9 @@ export const envSchema = Joi.object({
   PLATFORM_ADMIN_PASSWORD: Joi.string().optional(),
   PLATFORM_ADMIN_DISPLAY_NAME: Joi.string().min(1).max(200).default('Platform Administrator'),
   PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: bool.default(true),
+  SANDBOX_TIMEOUT_MS: Joi.number().integer().min(1).max(10000).default(50),
+  SANDBOX_MEMORY_MB: Joi.number().integer().min(8).max(4096).default(64),
+  SANDBOX_MAX_ISOLATES: Joi.number().integer().min(1).max(10000).default(100),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })

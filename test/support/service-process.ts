@@ -34,7 +34,7 @@ export interface RunningService {
 export function startService(env: Record<string, string>): RunningService {
   const cleanEnv = { ...process.env };
   delete cleanEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', MAIN], {
     cwd: ROOT,
     env: { ...cleanEnv, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,22 @@
+import type { JsonObject, SampleInput, ScriptArtifact } from '../domain/sandbox-contract';
+
+/** One engine call sent to the sandbox host; `id` pairs it with its reply. */
+export type HostRequest = { id: number } & (
+  | { op: 'invoke'; tenantId: string; blockVersionId: string; artifact: ScriptArtifact; msgJson: string; ctxJson: string }
+  | { op: 'compile'; source: string }
+  | { op: 'gate'; source: string; sampleInput: SampleInput; configurationSchema?: JsonObject }
+);
+
+/** `failure`: the engine itself failed (never a script outcome: those are values). */
+export type HostReply = { id: number; value?: unknown; failure?: string };
+
+export interface HostStats {
+  isolates: number;
+  heapUsedBytes: number;
+}
+
+export type HostMessage =
+  | { ready: true }
+  | { replies: HostReply[]; stats: HostStats }
+  /** The host is about to kill itself: an isolate of `tenantId` failed beyond recovery. */
+  | { fatal: { tenantId: string; reason: string } };

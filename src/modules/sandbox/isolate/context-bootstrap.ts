@@ -1,0 +1,243 @@
+/*
+ * The only code of ours that runs inside an isolate: evaluated first in every fresh context, before the tenant's
+ * source, it removes what a script must not have, installs a bounded console.log, runs the source and hands the
+ * host one function. That function takes and returns strings only, so no object, reference or prototype ever
+ * crosses the boundary in either direction; every value the script produced is serialised here, inside the
+ * isolate and under the call's timeout (getters, toJSON and Proxy traps included), and the host checks the
+ * string again before it believes anything in it.
+ *
+ * Envelopes returned to the host (one string each; the JSON parts never contain a raw newline):
+ *   R<t><logs JSON>\n<result JSON, empty for null/undefined>      success
+ *   E<code>\n<line:column or empty>\n<t><logs JSON>\n<message>     failure (script_error, memory_limit, invalid_output, output_too_large)
+ *   P<id>                                                          transform returned a thenable; collect(id) after the call
+ *   N<t><logs JSON>                                                 (collect) the thenable never settled
+ * where <t> is 1 when log lines were dropped, else 0.
+ *
+ * Intrinsics are captured before the tenant's source runs, so a script that patches JSON, String.prototype or
+ * Promise.prototype changes only its own output, which the host validates anyway.
+ */
+export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename, maxResultChars, maxLogLines, maxLogBytes, maxMessageChars) {
+  'use strict';
+  const g = globalThis;
+  const indirectEval = g.eval;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const apply = Reflect.apply;
+  const setPrototypeOf = Object.setPrototypeOf;
+  const defineProperty = Object.defineProperty;
+  const create = Object.create;
+  const StringOf = String;
+  const charCodeAt = String.prototype.charCodeAt;
+  const stringSlice = String.prototype.slice;
+  const regexpExec = RegExp.prototype.exec;
+  const PromiseCtor = Promise;
+  const RangeErrorCtor = RangeError;
+  const promiseResolve = Promise.resolve;
+  const promiseThen = Promise.prototype.then;
+  const locationPattern = new RegExp(filename.replace(/[.]/g, '\\.') + ':(\\d+):(\\d+)');
+  const memoryMessages = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length', 'Invalid array buffer length'];
+
+  // No shared memory, no WebAssembly: neither has a use in a transform, both widen the attack surface.
+  delete g.WebAssembly;
+  delete g.SharedArrayBuffer;
+  delete g.Atomics;
+
+  let logs = null;
+  let logBytes = 0;
+  let logsTruncated = false;
+
+  function newList() {
+    const list = [];
+    setPrototypeOf(list, null); // no inherited toJSON or index setters from a patched Array.prototype
+    return list;
+  }
+
+  function clip(text, max) {
+    return text.length > max ? apply(stringSlice, text, [0, max]) : text;
+  }
+
+  let fittingBytes = 0;
+  // How many leading chars of text fit in budget UTF-8 bytes (a surrogate counts 3, never less than the host's
+  // count); their size is left in fittingBytes. No destructuring: it would call a patchable iterator.
+  function fitting(text, budget) {
+    let bytes = 0;
+    let i = 0;
+    for (; i < text.length; i++) {
+      const code = apply(charCodeAt, text, [i]);
+      const size = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+      if (bytes + size > budget) break;
+      bytes += size;
+    }
+    fittingBytes = bytes;
+    return i;
+  }
+
+  function format(value) {
+    if (typeof value === 'string') return value;
+    try {
+      const json = stringify(value);
+      if (typeof json === 'string') return json;
+    } catch (_) {
+      // not JSON: fall back to String()
+    }
+    try {
+      return StringOf(value);
+    } catch (_) {
+      return '[unprintable]';
+    }
+  }
+
+  function log(...args) {
+    if (logs === null || logsTruncated) return;
+    if (logs.length >= maxLogLines) {
+      logsTruncated = true;
+      return;
+    }
+    let line = '';
+    for (let i = 0; i < args.length; i++) {
+      line = (i === 0 ? '' : line + ' ') + clip(format(args[i]), maxLogBytes);
+      if (line.length > maxLogBytes) break;
+    }
+    const chars = fitting(line, maxLogBytes - logBytes);
+    if (chars < line.length) {
+      logsTruncated = true;
+      if (chars === 0) return;
+      line = apply(stringSlice, line, [0, chars]);
+    }
+    logs[logs.length] = line;
+    logBytes += fittingBytes;
+  }
+
+  const consoleObject = create(null);
+  defineProperty(consoleObject, 'log', { value: log, enumerable: true });
+  defineProperty(g, 'console', { value: consoleObject, writable: true, configurable: true, enumerable: false });
+
+  function logPart(list, truncated) {
+    return (truncated ? '1' : '0') + stringify(list);
+  }
+
+  function describe(error) {
+    try {
+      if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+        const name = error.name;
+        const message = error.message;
+        if (typeof message === 'string') {
+          return clip((typeof name === 'string' && name !== '' ? name + ': ' : '') + message, maxMessageChars);
+        }
+      }
+      return clip('Uncaught ' + StringOf(error), maxMessageChars);
+    } catch (_) {
+      return 'Uncaught value that cannot be described';
+    }
+  }
+
+  function locate(error) {
+    try {
+      const stack = error !== null && typeof error === 'object' ? error.stack : undefined;
+      if (typeof stack !== 'string') return '';
+      const match = apply(regexpExec, locationPattern, [stack]);
+      return match ? match[1] + ':' + match[2] : '';
+    } catch (_) {
+      return '';
+    }
+  }
+
+  function isMemoryError(error) {
+    try {
+      if (!(error instanceof RangeErrorCtor)) return false;
+      const message = error.message;
+      for (let i = 0; i < memoryMessages.length; i++) {
+        if (typeof message === 'string' && apply(stringSlice, message, [0, memoryMessages[i].length]) === memoryMessages[i]) return true;
+      }
+    } catch (_) {
+      // a hostile error object: not ours to classify
+    }
+    return false;
+  }
+
+  function failure(code, message, where, list, truncated) {
+    return 'E' + code + '\n' + where + '\n' + logPart(list, truncated) + '\n' + message;
+  }
+
+  function thrown(error, list, truncated) {
+    return failure(isMemoryError(error) ? 'memory_limit' : 'script_error', describe(error), locate(error), list, truncated);
+  }
+
+  function finish(value, list, truncated) {
+    if (value === undefined || value === null) return 'R' + logPart(list, truncated) + '\n';
+    const type = typeof value;
+    if (type === 'function' || type === 'symbol' || type === 'bigint') {
+      return failure('invalid_output', 'transform returned a ' + type + '; expected an object, null or undefined', '', list, truncated);
+    }
+    let json;
+    try {
+      json = stringify(value);
+    } catch (error) {
+      if (isMemoryError(error)) return thrown(error, list, truncated);
+      return failure('invalid_output', 'the returned value is not JSON: ' + describe(error), locate(error), list, truncated);
+    }
+    if (typeof json !== 'string') return failure('invalid_output', 'the returned value has no JSON form', '', list, truncated);
+    if (json.length > maxResultChars) return failure('output_too_large', 'the result exceeds ' + maxResultChars + ' bytes', '', list, truncated);
+    return 'R' + logPart(list, truncated) + '\n' + json;
+  }
+
+  try {
+    logs = newList();
+    indirectEval(source + '\n//# sourceURL=' + filename);
+  } catch (error) {
+    return thrown(error, logs, logsTruncated);
+  }
+  const transform = g.transform;
+  if (typeof transform !== 'function') return failure('script_error', 'the script declares no function transform(msg, ctx)', '', logs, logsTruncated);
+
+  let sequence = 0;
+  const pending = create(null);
+
+  function call(msgJson, ctxJson) {
+    logs = newList();
+    logBytes = 0;
+    logsTruncated = false;
+    const list = logs;
+    let value;
+    try {
+      value = transform(parse(msgJson), parse(ctxJson));
+    } catch (error) {
+      return thrown(error, list, logsTruncated);
+    }
+    let thenable;
+    try {
+      thenable = value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+    } catch (error) {
+      return thrown(error, list, logsTruncated);
+    }
+    if (!thenable) return finish(value, list, logsTruncated);
+
+    // Promise jobs run in this same task, under this call's timeout; collect() reads the outcome afterwards.
+    const id = StringOf(++sequence);
+    pending[id] = list;
+    const settle = (envelope) => {
+      if (pending[id] === list) pending[id] = envelope;
+    };
+    try {
+      apply(promiseThen, apply(promiseResolve, PromiseCtor, [value]), [
+        (result) => settle(finish(result, list, logsTruncated)),
+        (error) => settle(thrown(error, list, logsTruncated)),
+      ]);
+    } catch (error) {
+      delete pending[id];
+      return thrown(error, list, logsTruncated);
+    }
+    return 'P' + id;
+  }
+
+  function collect(id) {
+    const outcome = pending[id];
+    delete pending[id];
+    if (typeof outcome === 'string') return outcome;
+    return 'N' + logPart(outcome === undefined ? newList() : outcome, logsTruncated);
+  }
+
+  return function entry(kind, first, second) {
+    return kind === 'call' ? call(first, second) : collect(first);
+  };
+})`;

@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import type ivm from 'isolated-vm';
+import type {
+  CompileResult,
+  GateIssue,
+  GateReport,
+  InvocationOutcome,
+  JsonObject,
+  SampleInput,
+  SandboxIssueCode,
+  ScriptArtifact,
+  ScriptContextData,
+  ScriptMessage,
+} from '../domain/sandbox-contract';
+import { Envelope, failed } from '../domain/script-output';
+import type { SandboxLimits } from '../sandbox-limits';
+import { IsolatePool, PoolObserver } from './isolate-pool';
+import { SCRIPT_FILENAME, ScriptContext } from './script-context';
+
+const ARTIFACT_FORMAT = 'uplink-script.v1';
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** Fixed, so a gate run is deterministic: the same source and sample always get the same report. */
+const GATE_OBSERVED_AT = '2000-01-01T00:00:00.000Z';
+
+/** Thrown for failures of the engine itself (never for anything a script does). */
+export class SandboxEngineError extends Error {}
+
+/**
+ * The engine proper, run inside the sandbox host process (see ../host): compiles custom block sources, runs the
+ * release gates and invokes released artifacts, each tenant in its own isolated-vm isolate and each block
+ * version in its own context.
+ */
+export class SandboxEngine {
+  private readonly pool: IsolatePool;
+
+  constructor(
+    private readonly limits: SandboxLimits,
+    observer: PoolObserver,
+  ) {
+    this.pool = new IsolatePool(limits, observer);
+  }
+
+  /** Compile gate: the source parses as a classic script and declares a top-level `function transform`. */
+  async compile(source: string): Promise<CompileResult> {
+    const isolate = this.pool.createIsolate();
+    try {
+      try {
+        (await isolate.compileScript(source, { filename: SCRIPT_FILENAME })).release();
+      } catch (error) {
+        return { ok: false, issues: [syntaxIssue(error)] };
+      }
+      // Function declarations are hoisted: this reads `typeof transform` before any statement of the source runs.
+      const context = await isolate.createContext();
+      const probe = `(function () { return typeof transform;\n${source}\n})()`;
+      const declared = await context.eval(probe, { timeout: this.limits.timeoutMs }).catch(() => undefined);
+      context.release();
+      if (declared !== 'function') {
+        return {
+          ok: false,
+          issues: [
+            { severity: 'error', code: 'missing_transform', path: 'sourceCode', message: 'The script must declare a top-level function transform(msg, ctx).' },
+          ],
+        };
+      }
+      return { ok: true, artifact: { format: ARTIFACT_FORMAT, source, sha256: createHash('sha256').update(source).digest('hex') } };
+    } finally {
+      isolate.dispose();
+    }
+  }
+
+  /**
+   * The release gates of §9.2: compile, then `transform(sampleInput)` in a throw-away isolate within the limits,
+   * returning a valid shape. `configurationSchema` supplies `ctx.configuration` defaults the sample leaves out.
+   */
+  async gate(source: string, sampleInput: SampleInput, configurationSchema?: JsonObject): Promise<GateReport> {
+    const compiled = await this.compile(source);
+    if (!compiled.ok) return { passed: false, gate: 'compile', issues: compiled.issues, sample: null, artifact: null };
+    const { artifact } = compiled;
+    const msg: ScriptMessage = {
+      payload: sampleInput.payload,
+      values: sampleInput.values ?? {},
+      input: { mode: 'preview', tenantId: NIL_UUID, deviceId: NIL_UUID, observedAt: GATE_OBSERVED_AT, connectionData: {} },
+    };
+    const ctx: ScriptContextData = {
+      parameters: sampleInput.parameters ?? {},
+      configuration: sampleInput.configuration ?? defaultsOf(configurationSchema),
+      device: { deviceId: NIL_UUID, deviceTypeId: NIL_UUID, metadata: {} },
+      tenantId: NIL_UUID,
+      observedAt: GATE_OBSERVED_AT,
+      mode: 'preview',
+      nodeId: 'gate',
+    };
+    const isolate = this.pool.createIsolate();
+    let run: Envelope;
+    try {
+      run = await this.execute(isolate, () => runOnce(isolate, artifact, JSON.stringify(msg), JSON.stringify(ctx), this.limits.timeoutMs));
+    } finally {
+      if (!isolate.isDisposed) isolate.dispose();
+    }
+    const outcome = outcomeOf(run);
+    if (outcome.ok) {
+      return { passed: true, gate: null, issues: [], sample: { result: outcome.result, logs: outcome.logs, logsTruncated: outcome.logsTruncated }, artifact };
+    }
+    const code: SandboxIssueCode = outcome.error.code === 'script_error' || outcome.error.code === 'block_unavailable' ? 'runtime_error' : outcome.error.code;
+    const issue: GateIssue = { severity: 'error', code, path: 'sourceCode', message: outcome.error.message };
+    if (run.kind === 'done' && run.line !== undefined) Object.assign(issue, { line: run.line, column: run.column });
+    return { passed: false, gate: 'sandbox', issues: [issue], sample: { result: null, logs: outcome.logs, logsTruncated: outcome.logsTruncated }, artifact };
+  }
+
+  /**
+   * Runs a released artifact's `transform(msg, ctx)` (msg and ctx as JSON text) in the tenant's isolate, in the
+   * context of this block version. Throws SandboxEngineError only when the engine itself fails.
+   */
+  async invoke(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msgJson: string, ctxJson: string): Promise<InvocationOutcome> {
+    if (artifact?.format !== ARTIFACT_FORMAT || typeof artifact.source !== 'string' || typeof artifact.sha256 !== 'string') {
+      return failed('block_unavailable', 'The block version has no usable artifact.');
+    }
+    const timeoutMs = this.limits.timeoutMs;
+    return outcomeOf(
+      await this.pool.run(tenantId, (tenant) =>
+        this.execute(tenant.isolate, () =>
+          tenant.withContext(blockVersionId, artifact, timeoutMs, (context) => context.call(msgJson, ctxJson, timeoutMs)),
+        ),
+      ),
+    );
+  }
+
+  dispose(): void {
+    this.pool.dispose();
+  }
+
+  /** Maps what isolated-vm throws to the limit that was hit; anything else is an engine failure. */
+  private async execute(isolate: ivm.Isolate, work: () => Promise<Envelope>): Promise<Envelope> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isolate.isDisposed) {
+        return { kind: 'done', outcome: failed('memory_limit', `The script exceeded the memory limit of ${this.limits.memoryMb} MiB.`) };
+      }
+      // isolated-vm's errors come from the main realm: not `instanceof` a test runner's Error.
+      const message = String((error as { message?: unknown })?.message ?? error);
+      if (/timed out/i.test(message)) {
+        return { kind: 'done', outcome: failed('timeout', `The script exceeded the time limit of ${this.limits.timeoutMs} ms.`) };
+      }
+      // Our bootstrap catches every throw of the script; what still escapes is a promise rejection the script left
+      // unhandled (isolated-vm fails the call with it) or an engine fault. Both belong to this call alone.
+      if (/^(Isolate is disposed|Reference has been released)/.test(message)) throw new SandboxEngineError(message);
+      return { kind: 'done', outcome: failed('script_error', `Unhandled promise rejection: ${message.slice(0, 1000)}`) };
+    }
+  }
+}
+
+async function runOnce(isolate: ivm.Isolate, artifact: ScriptArtifact, msgJson: string, ctxJson: string, timeoutMs: number): Promise<Envelope> {
+  const context = await ScriptContext.create(isolate, artifact, timeoutMs);
+  if (!(context instanceof ScriptContext)) return context;
+  try {
+    return await context.call(msgJson, ctxJson, timeoutMs);
+  } finally {
+    context.release();
+  }
+}
+
+function outcomeOf(envelope: Envelope): InvocationOutcome {
+  if (envelope.kind === 'done') return envelope.outcome;
+  if (envelope.kind === 'never_settled') {
+    return failed('script_error', 'transform returned a promise that never settles.', envelope.logs, envelope.logsTruncated);
+  }
+  return failed('invalid_output', 'The sandbox returned an unfinished call.');
+}
+
+function syntaxIssue(error: unknown): GateIssue {
+  const raw = String((error as { message?: unknown })?.message ?? error);
+  // isolated-vm appends " [block.js:line:column]" (1-based) to the V8 message.
+  const position = /\s*\[[^\]]*:(\d+):(\d+)\]$/.exec(raw);
+  const message = position ? raw.slice(0, position.index) : raw;
+  return {
+    severity: 'error',
+    code: 'syntax_error',
+    path: 'sourceCode',
+    message: `SyntaxError: ${message}`,
+    ...(position ? { line: Number(position[1]), column: Number(position[2]) } : {}),
+  };
+}
+
+/** Top-level `default`s of a configuration JSON Schema. */
+function defaultsOf(schema: JsonObject | undefined): JsonObject {
+  const properties = schema?.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return {};
+  // fromEntries defines own properties: a "__proto__" property name stays data.
+  return Object.fromEntries(
+    Object.entries(properties).flatMap(([key, property]) =>
+      typeof property === 'object' && property !== null && !Array.isArray(property) && 'default' in property ? [[key, property.default]] : [],
+    ),
+  ) as JsonObject;
+}
