@@ -278,7 +278,7 @@ async function load(db, catalog, readDevice, others, total) {
       [others[full - 1], catalog.fieldNos, new Date(START), remainder],
     );
   }
-  await db.query(`ALTER TABLE measurements ADD PRIMARY KEY (device_id, field_no, observed_at) INCLUDE (value_num)`);
+  await db.query(`ALTER TABLE measurements ADD PRIMARY KEY (device_id, observed_at, field_no) INCLUDE (value_num)`);
   await db.query(`VACUUM ANALYZE measurements`);
   await db.query(`CHECKPOINT`); // the load's dirty pages are written now, not during the measurements
   const {
@@ -295,7 +295,8 @@ async function reads(db, service, token, catalog, readDevice, label) {
     if (body.items && body.items.length === 0) throw new Error(`${path}: empty page`);
   };
   const measurements = (query) => get(`/v1/devices/${readDevice}/measurements?${query}`);
-  const { rawPageSql, bucketedPageSql } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'domain', 'measurement-query.js'));
+  const { rawPageSql, bucketedPageSql, firstBucketWindow } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'domain', 'measurement-query.js'));
+  const dailyWindow = firstBucketWindow(new Date(START), new Date(END), '1d', 101);
   const fields = catalog.fieldNos.map((fieldNo, index) => ({ fieldNo, key: `field${index + 1}` }));
   const sql = (statement) => () => db.query(statement.sql, statement.params);
   const rawFrom = new Date(END - 31 * 86400_000);
@@ -308,7 +309,7 @@ async function reads(db, service, token, catalog, readDevice, label) {
     dailyLast: await p50(measurements(`from=${new Date(START).toISOString()}&to=${to}&bucket=1d&aggregation=last`)),
     sqlRaw100: await p50(sql(rawPageSql({ deviceId: readDevice, fields, intervals: [{ from: rawFrom, to: new Date(END) }], take: 101, after: null }))),
     sqlDaily: await p50(
-      sql(bucketedPageSql({ deviceId: readDevice, fields, intervals: [{ from: new Date(START), to: new Date(END) }], take: 101, after: null }, '1d', 'avg')),
+      sql(bucketedPageSql({ deviceId: readDevice, fields, intervals: [{ from: new Date(START), to: new Date(END) }], take: 101, after: null }, '1d', 'avg', dailyWindow)),
     ),
   };
   log(
@@ -333,11 +334,12 @@ async function explain(db, title, sql, params) {
 }
 
 async function explainReads(db, catalog, readDevice) {
-  const { rawPageSql, bucketedPageSql } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'domain', 'measurement-query.js'));
+  const { rawPageSql, bucketedPageSql, firstBucketWindow } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'domain', 'measurement-query.js'));
+  const dailyWindow = firstBucketWindow(new Date(START), new Date(END), '1d', 101);
   const fields = catalog.fieldNos.map((fieldNo, index) => ({ fieldNo, key: `field${index + 1}` }));
   const raw = rawPageSql({ deviceId: readDevice, fields, intervals: [{ from: new Date(END - 31 * 86400_000), to: new Date(END) }], take: 101, after: null });
   await explain(db, 'raw page', raw.sql, raw.params);
-  const daily = bucketedPageSql({ deviceId: readDevice, fields, intervals: [{ from: new Date(START), to: new Date(END) }], take: 101, after: null }, '1d', 'avg');
+  const daily = bucketedPageSql({ deviceId: readDevice, fields, intervals: [{ from: new Date(START), to: new Date(END) }], take: 101, after: null }, '1d', 'avg', dailyWindow);
   await explain(db, '1d avg page', daily.sql, daily.params);
 }
 

@@ -389,6 +389,23 @@ describe('telemetry: write API, current values, measurements', () => {
     });
   });
 
+  describe('bucketed reads over gaps', () => {
+    it('pages across long gaps in the data, every bucket exactly once (each read spans at most limit + 1 buckets)', async () => {
+      const sparse = await seedDevice(t, tenant, type);
+      const minutes = [0, 1, 2, 500, 501, 2000, 2879];
+      await write(minutes.flatMap((minute) => [row(sparse, 'hum', minute * 60 + 7, minute), row(sparse, 'temp', minute * 60 + 9, 1000 - minute)]));
+      const query = { from: iso(0), to: iso(2 * DAY), bucket: '1m', aggregation: 'max', limit: 3 };
+      const { items, pages } = await walk(admin, sparse, query);
+      expect(items).toEqual(
+        minutes.flatMap((minute) => [
+          { fieldKey: 'hum', bucketStart: iso(minute * 60), value: minute, count: 1 },
+          { fieldKey: 'temp', bucketStart: iso(minute * 60), value: 1000 - minute, count: 1 },
+        ]),
+      );
+      expect(pages).toBe(5);
+    });
+  });
+
   describe('query validation and cursors', () => {
     let device: SeededDevice;
 

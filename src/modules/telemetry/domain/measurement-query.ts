@@ -53,13 +53,14 @@ const KEY = `f.key COLLATE "C"`;
  */
 const JSON_OF_ROW = (alias: string, time: string) =>
   `CASE WHEN ${alias}.value_num IS NULL THEN (SELECT j.value_json FROM measurements j
-     WHERE j.device_id = $1 AND j.field_no = ${alias}.field_no AND j.observed_at = ${time}) END`;
+     WHERE j.device_id = $1 AND j.observed_at = ${time} AND j.field_no = ${alias}.field_no) END`;
 
 /**
- * Raw points, (observedAt, fieldKey) ascending. One index-only range scan per (field, visible interval), each
- * stopped after `take` rows from the cursor on, then a sort of at most fields × intervals × take index entries;
- * only the page's non-number rows are read from the heap. The cost follows the page size, not the table, the
- * window or the device's history.
+ * Raw points, (observedAt, fieldKey) ascending. Per visible interval one index-only range scan in the primary key's
+ * (observed_at, field_no) order, stopped after `take` rows plus two per field: a timestamp holds at most one row per
+ * field, so that covers the page's last timestamp and the rows of the cursor's timestamp that the key comparison
+ * drops. Then a sort of those few rows by (time, key); only the page's non-number rows are read from the heap. The
+ * cost follows the page size, not the table, the window or the device's history.
  */
 export function rawPageSql(query: MeasurementQuery): SqlStatement {
   const params: unknown[] = [
@@ -70,25 +71,28 @@ export function rawPageSql(query: MeasurementQuery): SqlStatement {
     query.intervals.map((interval) => interval.to.toISOString()),
     query.take,
   ];
-  let after = '';
+  let afterTime = '';
+  let afterKey = '';
   if (query.after) {
     params.push(query.after.time, query.after.key);
-    after = `AND m.observed_at >= $7::timestamptz AND (m.observed_at > $7::timestamptz OR ${KEY} > $8::text COLLATE "C")`;
+    afterTime = 'AND m.observed_at >= $7::timestamptz';
+    afterKey = `AND (m.observed_at > $7::timestamptz OR ${KEY} > $8::text COLLATE "C")`;
   }
   const sql = `
-    SELECT p.key, p.observed_at, to_char(p.observed_at AT TIME ZONE 'UTC', ${US_TEXT}) AS position, p.value_num,
+    SELECT p.key, p.field_no, p.observed_at, to_char(p.observed_at AT TIME ZONE 'UTC', ${US_TEXT}) AS position, p.value_num,
            ${JSON_OF_ROW('p', 'p.observed_at')} AS value_json
       FROM (
-        SELECT f.key, f.field_no, m.observed_at, m.value_num
-          FROM unnest($2::int[], $3::text[]) AS f(field_no, key)
-         CROSS JOIN unnest($4::timestamptz[], $5::timestamptz[]) AS v(lo, hi)
+        SELECT f.key, m.field_no, m.observed_at, m.value_num
+          FROM unnest($4::timestamptz[], $5::timestamptz[]) AS v(lo, hi)
          CROSS JOIN LATERAL (
-           SELECT m.observed_at, m.value_num
+           SELECT m.field_no, m.observed_at, m.value_num
              FROM measurements m
-            WHERE m.device_id = $1 AND m.field_no = f.field_no AND m.observed_at >= v.lo AND m.observed_at < v.hi ${after}
-            ORDER BY m.observed_at
-            LIMIT $6
+            WHERE m.device_id = $1 AND m.observed_at >= v.lo AND m.observed_at < v.hi AND m.field_no = ANY ($2::int[]) ${afterTime}
+            ORDER BY m.observed_at, m.field_no
+            LIMIT $6 + 2 * cardinality($2::int[])
          ) m
+          JOIN unnest($2::int[], $3::text[]) AS f(field_no, key) ON f.field_no = m.field_no
+         WHERE TRUE ${afterKey}
          ORDER BY m.observed_at, ${KEY}
          LIMIT $6
       ) p
@@ -109,54 +113,84 @@ const AGGREGATE_SQL: Record<Aggregation, string> = {
   last: '(array_agg(m.value_num ORDER BY m.observed_at DESC))[1]',
 };
 
+/** A time window [from, to) of a bucketed read: whole buckets, except where it meets the query's own bounds. */
+export interface BucketWindow {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The window a bucketed page starts with: from `start` (the query's `from`, or the cursor's bucket) over at most
+ * `take` buckets, which hold at least `take` (bucket, field) groups when the points are dense. Reading a page thus
+ * scans at most `take` buckets of the device's points, however long the query's span.
+ */
+export function firstBucketWindow(start: Date, end: Date, bucket: Bucket, take: number): BucketWindow {
+  const width = BUCKET_SECONDS[bucket] * 1000;
+  const aligned = Math.floor(start.getTime() / width) * width;
+  return { from: start, to: new Date(Math.min(end.getTime(), aligned + take * width)) };
+}
+
+/** Appends the visible intervals as an OR of ranges when there are several (one is already the query's bounds). */
+function visibleRanges(query: MeasurementQuery, params: unknown[]): string {
+  if (query.intervals.length <= 1) return '';
+  const ranges = query.intervals.map((interval) => {
+    params.push(interval.from.toISOString(), interval.to.toISOString());
+    return `(m.observed_at >= $${params.length - 1}::timestamptz AND m.observed_at < $${params.length}::timestamptz)`;
+  });
+  return `AND (${ranges.join(' OR ')})`;
+}
+
 /**
  * Buckets of `bucket` width aligned to the UTC epoch, (bucketStart, fieldKey) ascending, aggregated in SQL over
- * the visible points only. Per field one index range scan of the device's points from the cursor's bucket on;
- * a bucket holds the points of [bucketStart, bucketStart + width) ∩ [from, to).
+ * the visible points of `window` only (a bucket holds the points of [bucketStart, bucketStart + width) ∩ [from,
+ * to)). One index-only range scan of the window, hashed by (bucket, field); the cursor drops what earlier pages
+ * showed. The handler moves the window forward over gaps in the data (`nextPointSql`) until the page is full.
  */
-export function bucketedPageSql(query: MeasurementQuery, bucket: Bucket, aggregation: Aggregation): SqlStatement {
-  const first = query.intervals[0];
-  const last = query.intervals.at(-1);
-  if (!first || !last) throw new Error('bucketedPageSql: no visible interval');
+export function bucketedPageSql(query: MeasurementQuery, bucket: Bucket, aggregation: Aggregation, window: BucketWindow): SqlStatement {
   const params: unknown[] = [
     query.deviceId,
     query.fields.map((field) => field.fieldNo),
     query.fields.map((field) => field.key),
     `${BUCKET_SECONDS[bucket]} seconds`,
-    first.from.toISOString(),
-    last.to.toISOString(),
+    window.from.toISOString(),
+    window.to.toISOString(),
     query.take,
   ];
-  let lower = '$5::timestamptz';
+  let after = '';
   if (query.after) {
     params.push(query.after.time, query.after.key);
-    // Buckets are aligned, so "after (bucket b, key k)" is: from b for keys after k, from the next bucket otherwise.
-    lower = `GREATEST($5::timestamptz, CASE WHEN ${KEY} > $9::text COLLATE "C" THEN $8::timestamptz ELSE $8::timestamptz + $4::interval END)`;
+    after = `AND (b.bucket_start > $8::timestamptz OR (b.bucket_start = $8::timestamptz AND ${KEY} > $9::text COLLATE "C"))`;
   }
-  let visible = '';
-  if (query.intervals.length > 1) {
-    const ranges = query.intervals.map((interval) => {
-      params.push(interval.from.toISOString(), interval.to.toISOString());
-      return `(m.observed_at >= $${params.length - 1}::timestamptz AND m.observed_at < $${params.length}::timestamptz)`;
-    });
-    visible = `AND (${ranges.join(' OR ')})`;
-  }
+  const visible = visibleRanges(query, params);
   const valueJson = aggregation === 'last' ? JSON_OF_ROW('b', 'b.last_at') : 'NULL::jsonb';
   const sql = `
     SELECT f.key, b.bucket_start, to_char(b.bucket_start AT TIME ZONE 'UTC', ${US_TEXT}) AS position,
            b.value_num, ${valueJson} AS value_json, b.count
-      FROM unnest($2::int[], $3::text[]) AS f(field_no, key)
-     CROSS JOIN LATERAL (
-       SELECT date_bin($4::interval, m.observed_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket_start,
-              ${AGGREGATE_SQL[aggregation]} AS value_num, max(m.observed_at) AS last_at, f.field_no, count(*)::int AS count
-         FROM measurements m
-        WHERE m.device_id = $1 AND m.field_no = f.field_no
-          AND m.observed_at >= ${lower} AND m.observed_at < $6::timestamptz ${visible}
-        GROUP BY 1
-        ORDER BY 1
-        LIMIT $7
-     ) b
+      FROM (
+        SELECT m.field_no, date_bin($4::interval, m.observed_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS bucket_start,
+               ${AGGREGATE_SQL[aggregation]} AS value_num, max(m.observed_at) AS last_at, count(*)::int AS count
+          FROM measurements m
+         WHERE m.device_id = $1 AND m.observed_at >= $5::timestamptz AND m.observed_at < $6::timestamptz
+           AND m.field_no = ANY ($2::int[]) ${visible}
+         GROUP BY 1, 2
+      ) b
+      JOIN unnest($2::int[], $3::text[]) AS f(field_no, key) ON f.field_no = b.field_no
+     WHERE TRUE ${after}
      ORDER BY b.bucket_start, ${KEY}
      LIMIT $7`;
+  return { sql, params };
+}
+
+/** The time of the device's first visible point of the query's fields in [from, to): where the next window starts. */
+export function nextPointSql(query: MeasurementQuery, from: Date, to: Date): SqlStatement {
+  const params: unknown[] = [query.deviceId, query.fields.map((field) => field.fieldNo), from.toISOString(), to.toISOString()];
+  const visible = visibleRanges(query, params);
+  const sql = `
+    SELECT m.observed_at AS next_at
+      FROM measurements m
+     WHERE m.device_id = $1 AND m.observed_at >= $3::timestamptz AND m.observed_at < $4::timestamptz
+       AND m.field_no = ANY ($2::int[]) ${visible}
+     ORDER BY m.observed_at
+     LIMIT 1`;
   return { sql, params };
 }

@@ -7,11 +7,15 @@ import { clip } from '../../devices/domain/device-visibility';
 import {
   Aggregation,
   aggregationApplies,
+  Bucket,
   bucketedPageSql,
   ChronologicalPosition,
   DEFAULT_AGGREGATION,
+  firstBucketWindow,
   MeasurementQuery,
+  nextPointSql,
   rawPageSql,
+  SqlStatement,
 } from '../domain/measurement-query';
 import { TelemetryField, TelemetryFieldReader } from '../domain/telemetry-field.reader';
 import { ListMeasurementsQuery } from './list-measurements.query';
@@ -25,6 +29,7 @@ interface PageRow {
   value_num: number | null;
   value_json: unknown;
   count?: number;
+  next_at?: Date;
 }
 
 /**
@@ -64,8 +69,7 @@ export class ListMeasurementsHandler implements IQueryHandler<ListMeasurementsQu
     if (fields.length === 0 || intervals.length === 0) return { deviceId, items: [] };
 
     const query: MeasurementQuery = { deviceId, fields, intervals, take: params.limit + 1, after };
-    const statement = bucket && aggregation ? bucketedPageSql(query, bucket, aggregation) : rawPageSql(query);
-    const rows = (await this.dataSource.query(statement.sql, statement.params)) as PageRow[];
+    const rows = bucket && aggregation ? await this.bucketedRows(query, bucket, aggregation) : await this.rows(rawPageSql(query));
 
     const page = rows.slice(0, params.limit);
     const items = page.map((row): MeasurementItem => {
@@ -77,6 +81,31 @@ export class ListMeasurementsHandler implements IQueryHandler<ListMeasurementsQu
     const last = page.at(-1);
     if (rows.length <= params.limit || !last) return { deviceId, items };
     return { deviceId, items, nextCursor: this.codec.encode(binding, [last.position, last.key]) };
+  }
+
+  private rows(statement: SqlStatement): Promise<PageRow[]> {
+    return this.dataSource.query(statement.sql, statement.params);
+  }
+
+  /**
+   * A bucketed page, window by window: each window spans at most `take` buckets (so one read is bounded whatever
+   * the span), and when a window leaves the page short, the next one starts at the next point, skipping any gap.
+   * Windows end on bucket boundaries, so no bucket is split between two of them.
+   */
+  private async bucketedRows(query: MeasurementQuery, bucket: Bucket, aggregation: Aggregation): Promise<PageRow[]> {
+    const from = query.intervals[0]!.from;
+    const to = query.intervals.at(-1)!.to;
+    const rows: PageRow[] = [];
+    let start = query.after && new Date(query.after.time) > from ? new Date(query.after.time) : from;
+    while (rows.length < query.take && start < to) {
+      const window = firstBucketWindow(start, to, bucket, query.take);
+      rows.push(...(await this.rows(bucketedPageSql({ ...query, take: query.take - rows.length }, bucket, aggregation, window))));
+      if (rows.length >= query.take || window.to >= to) break;
+      const [next] = await this.rows(nextPointSql(query, window.to, to));
+      if (!next?.next_at) break;
+      start = next.next_at;
+    }
+    return rows;
   }
 
   /** The cursor's position, checked before any lookup (a bad cursor is a 400 whatever the device). */

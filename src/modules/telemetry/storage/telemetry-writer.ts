@@ -76,8 +76,8 @@ const MEASUREMENTS_SQL = `
     INSERT INTO measurements AS m (device_id, field_no, observed_at, raw_received_at, value_num, value_json)
     SELECT device_id, field_no, observed_at, raw_received_at, value_num, value_json FROM input
      WHERE NOT EXISTS (SELECT 1 FROM bad)
-     ORDER BY device_id, field_no, observed_at
-    ON CONFLICT (device_id, field_no, observed_at) DO UPDATE
+     ORDER BY device_id, observed_at, field_no
+    ON CONFLICT (device_id, observed_at, field_no) DO UPDATE
        SET raw_received_at = excluded.raw_received_at, value_num = excluded.value_num, value_json = excluded.value_json
      WHERE excluded.raw_received_at > m.raw_received_at
     RETURNING 1
