@@ -1,7 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformType } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { AfterFrom, DateTimeFormat, instantOf, MaxSpan } from '../validation/time-window';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 import type { TimeWindow } from './newest-first-paginator';
 
@@ -35,41 +36,12 @@ export class NewestFirstPageParams {
   limit: number = DEFAULT_NEWEST_FIRST_LIMIT;
 }
 
-/** RFC 3339 date-time with an offset (design C6: any offset in). */
-const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
-
-/** The instant of a well-formed date-time, else null. */
-export function instantOf(value: unknown): number | null {
-  if (typeof value !== 'string' || !DATE_TIME.test(value)) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : ms;
-}
-
-interface WindowFields {
-  from?: string;
-  to?: string;
-}
-
-/** Both bounds are well-formed: only then are range and span meaningful (one violation per property). */
-const bothInstants = (object: object): [number, number] | null => {
-  const { from, to } = object as WindowFields;
-  const [start, end] = [instantOf(from), instantOf(to)];
-  return start === null || end === null ? null : [start, end];
-};
-
 const pairPresent = (object: object): boolean => {
-  const { from, to } = object as WindowFields;
+  const { from, to } = object as { from?: string; to?: string };
   return from !== undefined || to !== undefined;
 };
 
-const DateTimeFormat = (): PropertyDecorator =>
-  ValidateBy({
-    name: 'format',
-    validator: {
-      validate: (value: unknown) => instantOf(value) !== null,
-      defaultMessage: () => 'Must be an ISO 8601 date-time with an offset, e.g. 2026-01-02T03:04:05.678Z.',
-    },
-  });
+const THIRTY_ONE_DAYS = { ms: MAX_WINDOW_SPAN_MS, message: 'The window from `from` to `to` spans at most 31 days.' };
 
 /**
  * Base of time-windowed "Newest-first" lists (design §4): `from`/`to` as a pair, `[from, to)`, at most 31 days;
@@ -89,26 +61,8 @@ export class TimeWindowPageParams extends NewestFirstPageParams {
   @IsDefined()
   @IsString()
   @DateTimeFormat()
-  @ValidateBy({
-    name: 'range',
-    validator: {
-      validate: (_value: unknown, args) => {
-        const instants = args && bothInstants(args.object);
-        return !instants || instants[0] < instants[1];
-      },
-      defaultMessage: () => '`to` must be after `from`.',
-    },
-  })
-  @ValidateBy({
-    name: 'max_span',
-    validator: {
-      validate: (_value: unknown, args) => {
-        const instants = args && bothInstants(args.object);
-        return !instants || instants[1] - instants[0] <= MAX_WINDOW_SPAN_MS;
-      },
-      defaultMessage: () => 'The window from `from` to `to` spans at most 31 days.',
-    },
-  })
+  @AfterFrom()
+  @MaxSpan(() => THIRTY_ONE_DAYS)
   to?: string;
 
   /** The validated window, normalized (UTC, milliseconds) so one instant binds one cursor. */

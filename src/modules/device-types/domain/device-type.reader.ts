@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccessService, TenantAccess } from '../../../shared/access/access.service';
 import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
@@ -36,10 +36,5 @@ export class DeviceTypeReader {
       if (error instanceof ResourceNotFoundError) throw deviceTypeNotFound();
       throw error;
     }
-  }
-
-  /** The type if it belongs to the tenant, else null (no access check: the caller already resolved the tenant). */
-  findInTenant(tenantId: string, deviceTypeId: string, manager: EntityManager = this.dataSource.manager): Promise<DeviceTypeEntity | null> {
-    return manager.findOneBy(DeviceTypeEntity, { tenantId, deviceTypeId });
   }
 }

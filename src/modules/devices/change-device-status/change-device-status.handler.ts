@@ -51,7 +51,8 @@ export class ChangeDeviceStatusHandler implements ICommandHandler<ChangeDeviceSt
           ...(ended ? { endedDeviceAssignmentId: ended.deviceAssignmentId, organizationUnitId: ended.organizationUnitId } : {}),
         },
       });
-      return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), await this.devices.openAssignment(tx.manager, deviceId));
+      const open = await this.reader.currentAssignment(tx.manager, deviceId);
+      return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), open?.assignment ?? null);
     });
   }
 }

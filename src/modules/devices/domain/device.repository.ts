@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { TenantAccess } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
@@ -31,10 +31,6 @@ export class DeviceRepository {
     const device = await manager.findOneBy(DeviceEntity, { deviceId });
     if (!device) throw deviceNotFound();
     return device;
-  }
-
-  openAssignment(manager: EntityManager, deviceId: string): Promise<DeviceAssignmentEntity | null> {
-    return manager.findOneBy(DeviceAssignmentEntity, { deviceId, validTo: IsNull() });
   }
 
   /** The most recent period (open or closed), for the ordering rules of a new one. */

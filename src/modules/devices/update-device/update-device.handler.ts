@@ -42,8 +42,8 @@ export class UpdateDeviceHandler implements ICommandHandler<UpdateDeviceCommand,
           metadata: { changedFields: changed, ...(changed.includes('name') ? { name: { before: device.name, after: changes.name } } : {}) },
         });
       }
-      const open = await this.devices.openAssignment(tx.manager, deviceId);
-      return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), open);
+      const open = await this.reader.currentAssignment(tx.manager, deviceId);
+      return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), open?.assignment ?? null);
     });
   }
 }

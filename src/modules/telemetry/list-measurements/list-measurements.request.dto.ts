@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { FIELD_KEY_PATTERN } from '../../device-types/domain/device-field-definition.entity';
 import { ChronologicalPageParams } from '../../../shared/pagination/page';
-import { instantOf } from '../../../shared/pagination/newest-first-page';
+import { AfterFrom, DateTimeFormat, MaxSpan } from '../../../shared/validation/time-window';
 import { BUCKETS, Bucket, AGGREGATIONS, Aggregation } from '../domain/measurement-query';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,23 +11,10 @@ export const MAX_RAW_SPAN_MS = 31 * DAY_MS;
 export const MAX_BUCKETED_SPAN_MS = 366 * DAY_MS;
 export const MAX_FIELD_KEYS = 50;
 
-interface Window {
-  from?: unknown;
-  to?: unknown;
-  bucket?: unknown;
-}
+const rule = (name: string, validate: (value: unknown) => boolean, message: string): PropertyDecorator =>
+  ValidateBy({ name, validator: { validate, defaultMessage: () => message } });
 
-const instants = (args: ValidationArguments | undefined): [number, number] | null => {
-  const { from, to } = (args?.object ?? {}) as Window;
-  const [start, end] = [instantOf(from), instantOf(to)];
-  return start === null || end === null ? null : [start, end];
-};
-
-const rule = (name: string, validate: (value: unknown, args?: ValidationArguments) => boolean, message: string | ((args?: ValidationArguments) => string)): PropertyDecorator =>
-  ValidateBy({ name, validator: { validate, defaultMessage: typeof message === 'string' ? () => message : message } });
-
-const DateTime = (): PropertyDecorator =>
-  rule('format', (value) => instantOf(value) !== null, 'Must be an ISO 8601 date-time with an offset, e.g. 2026-01-02T03:04:05.678Z.');
+const bucketed = (object: object): boolean => (object as { bucket?: unknown }).bucket !== undefined;
 
 const keysOf = (value: unknown): string[] => (typeof value === 'string' ? value.split(',') : []);
 
@@ -40,37 +27,19 @@ export class ListMeasurementsParams extends ChronologicalPageParams {
   @ApiProperty({ format: 'date-time', description: 'Inclusive; any offset.' })
   @IsDefined()
   @IsString()
-  @DateTime()
+  @DateTimeFormat()
   from!: string;
 
   @ApiProperty({ format: 'date-time', description: 'Exclusive; at most 31 days after `from` (366 with `bucket`).' })
   @IsDefined()
   @IsString()
-  @DateTime()
-  @ValidateBy({
-    name: 'range',
-    validator: {
-      validate: (_value: unknown, args) => {
-        const window = instants(args);
-        return !window || window[0] < window[1];
-      },
-      defaultMessage: () => '`to` must be after `from`.',
-    },
-  })
-  @ValidateBy({
-    name: 'max_span',
-    validator: {
-      validate: (_value: unknown, args) => {
-        const window = instants(args);
-        const bucketed = (args?.object as Window | undefined)?.bucket !== undefined;
-        return !window || window[1] - window[0] <= (bucketed ? MAX_BUCKETED_SPAN_MS : MAX_RAW_SPAN_MS);
-      },
-      defaultMessage: (args) =>
-        (args?.object as Window | undefined)?.bucket !== undefined
-          ? 'With `bucket`, the window from `from` to `to` spans at most 366 days.'
-          : 'Without `bucket`, the window from `from` to `to` spans at most 31 days.',
-    },
-  })
+  @DateTimeFormat()
+  @AfterFrom()
+  @MaxSpan((object) =>
+    bucketed(object)
+      ? { ms: MAX_BUCKETED_SPAN_MS, message: 'With `bucket`, the window from `from` to `to` spans at most 366 days.' }
+      : { ms: MAX_RAW_SPAN_MS, message: 'Without `bucket`, the window from `from` to `to` spans at most 31 days.' },
+  )
   to!: string;
 
   @ApiPropertyOptional({

@@ -1,0 +1,58 @@
+import { ValidateBy } from 'class-validator';
+
+/*
+ * Request rules of a `[from, to)` window in the query (design C6, §4, §5.9), shared by every time-windowed read.
+ * `range` and `max_span` are reported on `to` and only once both bounds are well-formed (one violation per property).
+ */
+
+/** RFC 3339 date-time with an offset (design C6: any offset in). */
+const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
+
+/** The instant of a well-formed date-time, else null. */
+export function instantOf(value: unknown): number | null {
+  if (typeof value !== 'string' || !DATE_TIME.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The object's `from` and `to` as instants, when both are well-formed. */
+export function windowOf(object: object | undefined): [number, number] | null {
+  const { from, to } = (object ?? {}) as { from?: unknown; to?: unknown };
+  const [start, end] = [instantOf(from), instantOf(to)];
+  return start === null || end === null ? null : [start, end];
+}
+
+export const DateTimeFormat = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'format',
+    validator: {
+      validate: (value: unknown) => instantOf(value) !== null,
+      defaultMessage: () => 'Must be an ISO 8601 date-time with an offset, e.g. 2026-01-02T03:04:05.678Z.',
+    },
+  });
+
+/** On `to`: `range` unless it is after `from`. */
+export const AfterFrom = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'range',
+    validator: {
+      validate: (_value: unknown, args) => {
+        const window = windowOf(args?.object);
+        return !window || window[0] < window[1];
+      },
+      defaultMessage: () => '`to` must be after `from`.',
+    },
+  });
+
+/** On `to`: `max_span` when the window is longer than `limitOf(object)` allows. */
+export const MaxSpan = (limitOf: (object: object) => { ms: number; message: string }): PropertyDecorator =>
+  ValidateBy({
+    name: 'max_span',
+    validator: {
+      validate: (_value: unknown, args) => {
+        const window = windowOf(args?.object);
+        return !window || !args || window[1] - window[0] <= limitOf(args.object).ms;
+      },
+      defaultMessage: (args) => (args ? limitOf(args.object).message : 'The window is too long.'),
+    },
+  });
