@@ -16,7 +16,7 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ADMIN, ROOT, fail, measure, p50: medianOf, startHello, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, ROOT, explainPlan, fail, measure, p50: medianOf, startHello, startService, throwAwayDatabase } = require('./support');
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -174,13 +174,9 @@ async function currentValues(db, service, hello, catalog, readDevice, tokens) {
     });
     if (figures) log(`   ratio ${(figures.reqPerSec / helloFigures.reqPerSec).toFixed(2)}`);
   }
-  const { rows } = await db.query(
-    `EXPLAIN (ANALYZE, COSTS OFF) SELECT f.*, cv.value FROM device_field_definitions f
-       LEFT JOIN device_current_values cv ON cv.device_id = $1 AND cv.field_no = f.field_no
-      WHERE f.device_type_id = $2 AND f.status = 'active' ORDER BY f.created_at, f.device_field_definition_id`,
-    [readDevice, catalog.deviceTypeId],
-  );
-  log(`   fields + values query: ${rows.map((row) => row['QUERY PLAN']).find((line) => line.startsWith('Execution Time'))}`);
+  const { CURRENT_VALUES_SQL } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'get-current-values', 'get-current-values.handler.js'));
+  const { time } = await explainPlan(db, CURRENT_VALUES_SQL, [readDevice, catalog.deviceTypeId]);
+  log(`   fields + values query (the handler's): ${time}`);
 }
 
 async function writes(db, catalog) {
@@ -324,13 +320,9 @@ async function reads(db, service, token, catalog, readDevice, label) {
 }
 
 async function explain(db, title, sql, params) {
-  const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
-  const plan = rows.map((row) => row['QUERY PLAN']);
-  const indexes = [...new Set(plan.join('\n').match(/(?:Index|Index Only) Scan(?: Backward)? using \w+/g) ?? [])];
-  const seq = plan.some((line) => line.includes('Seq Scan on measurements'));
-  const time = plan.find((line) => line.startsWith('Execution Time')) ?? '';
-  const heap = plan.find((line) => line.includes('Heap Fetches'));
-  log(`   EXPLAIN ${title}: ${indexes.join(', ') || 'no index'}${seq ? ' + Seq Scan' : ''}; ${time}${heap ? `; ${heap.trim()}` : ''}`);
+  const { indexes, seqScans, time, heapFetches } = await explainPlan(db, sql, params);
+  const seq = seqScans.some((line) => line.includes('Seq Scan on measurements'));
+  log(`   EXPLAIN ${title}: ${indexes.join(', ') || 'no index'}${seq ? ' + Seq Scan' : ''}; ${time}${heapFetches ? `; ${heapFetches}` : ''}`);
 }
 
 async function explainReads(db, catalog, readDevice) {

@@ -7,7 +7,7 @@
  * Goals: deep/first <= 1.5 and page-1 p50 < 20 ms. Prints EXPLAIN index usage. Never fails on a number.
  */
 const { Client } = require('pg');
-const { ADMIN, fail, p50: medianOf, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, explainPlan, fail, p50: medianOf, startService, throwAwayDatabase } = require('./support');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const DEPTH = Number(process.env.BENCH_DEPTH_PAGES ?? 1000);
@@ -80,12 +80,8 @@ async function compare(name, page, cursor) {
 }
 
 async function explain(db, title, sql, params) {
-  const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
-  const plan = rows.map((row) => row['QUERY PLAN']);
-  const indexes = [...new Set(plan.join('\n').match(/(?:Index|Index Only) Scan(?: Backward)? using \w+/g) ?? [])];
-  const seq = plan.some((line) => line.includes('Seq Scan'));
-  const time = plan.find((line) => line.startsWith('Execution Time')) ?? '';
-  log(`EXPLAIN ${title}: ${indexes.join(', ') || 'no index'}${seq ? ' + Seq Scan' : ''}; ${plan.some((l) => /\bSort\b/.test(l)) ? 'with Sort' : 'no Sort'}; ${time}`);
+  const { plan, indexes, seqScans, sorted, time } = await explainPlan(db, sql, params);
+  log(`EXPLAIN ${title}: ${indexes.join(', ') || 'no index'}${seqScans.length ? ' + Seq Scan' : ''}; ${sorted ? 'with Sort' : 'no Sort'}; ${time}`);
   for (const line of plan.filter((l) => /Index Cond|Filter:|Rows Removed/.test(l))) log(`    ${line.trim()}`);
 }
 

@@ -160,6 +160,20 @@ async function startServers(env = {}) {
   };
 }
 
+/** EXPLAIN ANALYZE of a statement, and what the benchmarks report of it. */
+async function explainPlan(db, sql, params) {
+  const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
+  const plan = rows.map((row) => row['QUERY PLAN']);
+  return {
+    plan,
+    indexes: [...new Set(plan.join('\n').match(/(?:Index|Index Only) Scan(?: Backward)? using \w+/g) ?? [])],
+    seqScans: plan.filter((line) => line.includes('Seq Scan')),
+    sorted: plan.some((line) => /\bSort\b/.test(line)),
+    time: plan.find((line) => line.startsWith('Execution Time')) ?? '',
+    heapFetches: plan.find((line) => line.includes('Heap Fetches'))?.trim(),
+  };
+}
+
 function print(name, result) {
   const figures = { reqPerSec: Math.round(result.requests.average), p99Ms: result.latency.p99 };
   process.stdout.write(`${name.padEnd(34)} ${String(figures.reqPerSec).padStart(8)} req/s   p99 ${figures.p99Ms} ms\n`);
@@ -184,6 +198,7 @@ function fail(name) {
 module.exports = {
   ADMIN,
   ROOT,
+  explainPlan,
   fail,
   freePort,
   load,

@@ -10,7 +10,7 @@ import { GetCurrentValuesQuery } from './get-current-values.query';
 type FieldRow = Omit<DeviceFieldDefinitionEntity, 'fieldNo'> & { current_value: unknown };
 
 // Plain SQL rather than a query builder: this endpoint is on the hot path (design §5.9, bench:devices).
-const CURRENT_VALUES_SQL = `
+export const CURRENT_VALUES_SQL = `
   SELECT f.device_field_definition_id AS "deviceFieldDefinitionId", f.tenant_id AS "tenantId", f.device_type_id AS "deviceTypeId",
          f.key, f.name, f.description, f.schema_ref AS "schemaRef", f.unit, f.storage_targets AS "storageTargets",
          f.measurement_type AS "measurementType", f.status, f.lock_version AS "lockVersion", f.created_at AS "createdAt",
