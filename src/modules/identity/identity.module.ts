@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config';
+import { AuthController } from './auth.controller';
 import { PlatformAdminBootstrap } from './bootstrap/platform-admin-bootstrap';
-import { ChangePasswordController } from './change-password/change-password.controller';
 import { ChangePasswordHandler } from './change-password/change-password.handler';
 import { JwtStrategy } from './domain/jwt.strategy';
 import { LoginThrottle } from './domain/login-throttle';
@@ -11,20 +11,14 @@ import { PasswordHasher } from './domain/password-hasher';
 import { RefreshCookie } from './domain/refresh-cookie';
 import { SessionService } from './domain/session-service';
 import { TokenIssuer } from './domain/token-issuer';
-import { GetMeController } from './get-me/get-me.controller';
 import { GetMeHandler } from './get-me/get-me.handler';
-import { ListSessionsController } from './list-sessions/list-sessions.controller';
 import { ListSessionsHandler } from './list-sessions/list-sessions.handler';
-import { LoginController } from './login/login.controller';
 import { LoginHandler } from './login/login.handler';
-import { LogoutAllController } from './logout-all/logout-all.controller';
 import { LogoutAllHandler } from './logout-all/logout-all.handler';
-import { LogoutController } from './logout/logout.controller';
 import { LogoutHandler } from './logout/logout.handler';
-import { RefreshController } from './refresh/refresh.controller';
 import { RefreshHandler } from './refresh/refresh.handler';
-import { RevokeSessionController } from './revoke-session/revoke-session.controller';
 import { RevokeSessionHandler } from './revoke-session/revoke-session.handler';
+import { SessionsController } from './sessions.controller';
 
 /** Sign-in, sessions and the access token every other module trusts (design §5.1, §5.2). */
 @Module({
@@ -32,16 +26,7 @@ import { RevokeSessionHandler } from './revoke-session/revoke-session.handler';
     PassportModule,
     JwtModule.registerAsync({ inject: [AppConfig], useFactory: (config: AppConfig) => ({ secret: config.jwtSecret }) }),
   ],
-  controllers: [
-    LoginController,
-    RefreshController,
-    LogoutController,
-    LogoutAllController,
-    GetMeController,
-    ListSessionsController,
-    RevokeSessionController,
-    ChangePasswordController,
-  ],
+  controllers: [AuthController, SessionsController],
   providers: [
     { provide: RefreshCookie, inject: [AppConfig], useFactory: (config: AppConfig) => new RefreshCookie(config) },
     PasswordHasher,
