@@ -3,11 +3,10 @@ import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { DeviceTypesModule } from '../device-types/device-types.module';
 import { DevicesModule } from '../devices/devices.module';
 import { TelemetryFieldReader } from './domain/telemetry-field.reader';
-import { GetCurrentValuesController } from './get-current-values/get-current-values.controller';
 import { GetCurrentValuesHandler } from './get-current-values/get-current-values.handler';
-import { ListMeasurementsController } from './list-measurements/list-measurements.controller';
 import { ListMeasurementsHandler } from './list-measurements/list-measurements.handler';
 import { TelemetryWriter } from './storage/telemetry-writer';
+import { TelemetryController } from './telemetry.controller';
 
 /**
  * Design §5.9 telemetry reads and the §9.4 step 5 write API (TelemetryWriter, TelemetryFieldReader) that flow
@@ -15,7 +14,7 @@ import { TelemetryWriter } from './storage/telemetry-writer';
  */
 @Module({
   imports: [PaginationModule, DevicesModule, DeviceTypesModule],
-  controllers: [GetCurrentValuesController, ListMeasurementsController],
+  controllers: [TelemetryController],
   providers: [TelemetryFieldReader, TelemetryWriter, GetCurrentValuesHandler, ListMeasurementsHandler],
   exports: [TelemetryWriter, TelemetryFieldReader],
 })
