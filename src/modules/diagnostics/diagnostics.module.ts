@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { EchoController } from './echo/echo.controller';
+import { DiagnosticsController } from './diagnostics.controller';
 import { EchoHandler } from './echo/echo.handler';
-import { GetVersionController } from './get-version/get-version.controller';
 import { GetVersionHandler } from './get-version/get-version.handler';
 
-/** One folder per use case: its route, its query and its handler (the shape every feature module copies). */
+/** One controller for the module's routes; one folder per use case for its query and handler (the shape every feature module copies). */
 @Module({
-  controllers: [GetVersionController, EchoController],
+  controllers: [DiagnosticsController],
   providers: [GetVersionHandler, EchoHandler],
 })
 export class DiagnosticsModule {}

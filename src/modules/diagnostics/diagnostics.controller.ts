@@ -1,0 +1,33 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OperationId } from '../../openapi/operation-id';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
+import { EchoQuery } from './echo/echo.query';
+import { EchoRequest } from './echo/echo.request.dto';
+import { EchoResponse } from './echo/echo.response.dto';
+import { GetVersionQuery } from './get-version/get-version.query';
+import { VersionResponse } from './get-version/version.response.dto';
+
+/** Any authenticated caller. */
+@ApiTags('diagnostics')
+@ApiBearerAuth()
+@Controller('v1/diagnostics')
+export class DiagnosticsController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get('version')
+  @OperationId('GetVersionController_version')
+  @ApiOkResponse({ type: VersionResponse })
+  version(): Promise<VersionResponse> {
+    return this.queryBus.execute(new GetVersionQuery());
+  }
+
+  @Post('echo')
+  @OperationId('EchoController_echo')
+  @HttpCode(200)
+  @ApiOkResponse({ type: EchoResponse })
+  echo(@CurrentPrincipal() principal: Principal, @Body() body: EchoRequest): Promise<EchoResponse> {
+    return this.queryBus.execute(new EchoQuery(body.message, principal.userId));
+  }
+}
