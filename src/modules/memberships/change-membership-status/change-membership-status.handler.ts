@@ -21,11 +21,12 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
     private readonly memberships: MembershipRepository,
   ) {}
 
-  execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
+  async execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
+    const { record: found, access } = await this.visible.load(principal, membershipId);
+    if (!canWrite(access, targetOf(found))) throw access.missingPermission('memberships:write');
     return withDuplicateMembershipAsConflict(() =>
       this.unitOfWork.run(async (tx) => {
-        const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
-        if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
+        const record = await this.memberships.find(tx.manager, membershipId, { lock: true });
         if (record.status === status) {
           const move = status === 'disabled' ? 'disabled' : 'active';
           throw new ConflictError('invalid_state', `The membership is already ${move}.`, { currentStatus: record.status });
