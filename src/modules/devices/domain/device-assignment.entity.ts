@@ -30,9 +30,9 @@ export class DeviceAssignmentEntity {
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })
   assignedByUserId!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }

@@ -30,9 +30,9 @@ export class DeviceEntity {
   @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
   retiredAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }
