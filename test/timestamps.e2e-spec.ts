@@ -24,10 +24,10 @@ describe('millisecond timestamps', () => {
     const columns = await t.dataSource.query<{ table_name: string; column_name: string; datetime_precision: number }[]>(
       `SELECT table_name, column_name, datetime_precision FROM information_schema.columns
         WHERE table_schema = current_schema() AND data_type = 'timestamp with time zone'
-          AND column_name IN ('created_at', 'updated_at', 'occurred_at', 'last_used_at')
+          AND column_name IN ('created_at', 'updated_at', 'occurred_at', 'last_used_at', 'deprecated_at', 'retired_at', 'assigned_at')
           AND table_name NOT IN ('measurements', 'device_current_values')`,
     );
-    expect(columns.length).toBeGreaterThanOrEqual(19);
+    expect(columns.length).toBeGreaterThanOrEqual(22);
     expect(columns.filter((column) => column.datetime_precision !== 3)).toEqual([]);
   });
 

@@ -74,6 +74,6 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 
-  @Column({ name: 'deprecated_at', type: 'timestamptz', nullable: true })
+  @Column({ name: 'deprecated_at', type: 'timestamptz', precision: 3, nullable: true })
   deprecatedAt!: Date | null;
 }

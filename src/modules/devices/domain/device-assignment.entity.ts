@@ -24,7 +24,7 @@ export class DeviceAssignmentEntity {
   @Column({ name: 'valid_to', type: 'timestamptz', nullable: true })
   validTo!: Date | null;
 
-  @Column({ name: 'assigned_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'assigned_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   assignedAt!: Date;
 
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })

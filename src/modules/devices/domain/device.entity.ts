@@ -27,7 +27,7 @@ export class DeviceEntity {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status!: DeviceStatus;
 
-  @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
+  @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
