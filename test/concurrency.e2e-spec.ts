@@ -2,6 +2,7 @@ import type { Response, Test } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { randomDevEui, seedDevice, seedDeviceType, seedField } from './support/devices';
 import { seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
+import { SecondConnectionError } from './support/connection-guard';
 import { startTestApp, TestApp } from './support/test-app';
 
 /*
@@ -58,6 +59,13 @@ describe('parallel writes on a pool of five', () => {
   });
   afterEach(() => expect(t.connectionGuard.violations).toEqual([]));
   afterAll(() => t.close());
+
+  it('the guard refuses a second pool connection inside a transaction and allows the transaction\'s own manager', async () => {
+    await expect(t.dataSource.transaction((manager) => manager.query('SELECT 1'))).resolves.toEqual([{ '?column?': 1 }]);
+    await expect(t.dataSource.transaction(() => t.dataSource.query('SELECT 1'))).rejects.toBeInstanceOf(SecondConnectionError);
+    expect(t.connectionGuard.violations).toHaveLength(1);
+    t.connectionGuard.violations.length = 0;
+  });
 
   it('memberships: one grant per target, one update, one disable, one reactivate', async () => {
     const user = await seedUser(t);

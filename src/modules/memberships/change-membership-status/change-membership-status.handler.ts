@@ -22,11 +22,12 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
   ) {}
 
   async execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
-    const { record: found, access } = await this.visible.load(principal, membershipId);
-    if (!canWrite(access, targetOf(found))) throw access.missingPermission('memberships:write');
+    const { access } = await this.visible.load(principal, membershipId);
     return withDuplicateMembershipAsConflict(() =>
       this.unitOfWork.run(async (tx) => {
+        // Checked on the locked row: a concurrent change of includeDescendants changes what writing it needs.
         const record = await this.memberships.find(tx.manager, membershipId, { lock: true });
+        if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
         if (record.status === status) {
           const move = status === 'disabled' ? 'disabled' : 'active';
           throw new ConflictError('invalid_state', `The membership is already ${move}.`, { currentStatus: record.status });
