@@ -68,6 +68,7 @@ describe('memberships', () => {
     await member('scopedA', a, 'tenant_admin', region);
     await member('pointA', a, 'tenant_admin', region, false);
     await member('siblingViewer', a, 'tenant_viewer', sibling);
+    await member('rootViewer', a, 'tenant_viewer', root);
     await member('adminB', b, 'tenant_admin');
     tokens.platformAdmin = (await loginAdmin(t)).accessToken;
   });
@@ -294,8 +295,13 @@ describe('memberships', () => {
         const res = await as('adminA').get(`${tenantPath(a)}?${query}`);
         expect([query, res.status, fieldsOf(res)]).toEqual([query, 400, [{ path, rule }]]);
       }
-      const outside = await as('scopedA').get(`${tenantPath(a)}?organizationUnitId=${sibling.organizationUnitId}`).expect(400);
-      expect(fieldsOf(outside)).toEqual([{ path: 'query.organizationUnitId', rule: 'reference_not_found' }]);
+      // A sibling, an ancestor the caller only navigates to, and a random id are the same unknown reference.
+      const unknown = await as('scopedA').get(`${tenantPath(a)}?organizationUnitId=${randomUUID()}`).expect(400);
+      for (const unit of [sibling, root]) {
+        const outside = await as('scopedA').get(`${tenantPath(a)}?organizationUnitId=${unit.organizationUnitId}`).expect(400);
+        expect(fieldsOf(outside)).toEqual([{ path: 'query.organizationUnitId', rule: 'reference_not_found' }]);
+        expect(withoutCorrelation(outside)).toEqual(withoutCorrelation(unknown));
+      }
       // A bad cursor is a 400 before the tenant's 404.
       await as('adminA').get(`${tenantPath(RANDOM_TENANT_NUMBER)}?cursor=garbage`).expect(400);
     });
@@ -355,6 +361,12 @@ describe('memberships', () => {
         ['scopedA', grants.siblingViewer!],
         ['pointA', grants.siblingViewer!],
         ['siblingViewer', grants.scopedA!],
+        // Memberships are org-scoped: a grant on an ancestor the caller only navigates to, or a tenant-level
+        // grant seen from a unit-level grant, is not covered, so it does not exist for the caller.
+        ['scopedA', grants.rootViewer!],
+        ['pointA', grants.rootViewer!],
+        ['scopedA', grants.adminA!],
+        ['pointA', grants.viewerA!],
       ];
       for (const [who, target] of cases) {
         for (const probe of probes) {
@@ -371,9 +383,10 @@ describe('memberships', () => {
 
     it('reads a grant with memberships:read covering its target, else 403 on a visible one', async () => {
       await as('scopedA').get(`/v1/memberships/${grants.pointA}`).expect(200);
-      const tenantLevel = await as('scopedA').get(`/v1/memberships/${grants.adminA}`).expect(403);
-      expect(tenantLevel.body.error.details).toEqual({ reason: 'missing_permission', permission: 'memberships:read' });
-      await as('viewerA').get(`/v1/memberships/${grants.viewerA}`).expect(403);
+      const viewer = await as('viewerA').get(`/v1/memberships/${grants.viewerA}`).expect(403);
+      expect(viewer.body.error.details).toEqual({ reason: 'missing_permission', permission: 'memberships:read' });
+      // The root viewer covers the region (with descendants) but may not read grants there.
+      await as('rootViewer').get(`/v1/memberships/${grants.scopedA}`).expect(403);
       await as('platformAdmin').get(`/v1/memberships/${grants.adminB}`).expect(200);
     });
 
@@ -419,7 +432,7 @@ describe('memberships', () => {
       await as('pointA').patch(`/v1/memberships/${flat.body.membershipId}`, { role: 'tenant_operator' }).expect(200);
       // scopedA's own grant covers region with descendants; it cannot touch the tenant-level grants.
       await as('scopedA').patch(`/v1/memberships/${flat.body.membershipId}`, { includeDescendants: true }).expect(200);
-      await as('scopedA').post(`/v1/memberships/${grants.viewerA}/disable`).expect(403);
+      await as('scopedA').post(`/v1/memberships/${grants.viewerA}/disable`).expect(404);
       for (const who of ['viewerA', 'operatorA']) {
         for (const res of [
           await as(who).patch(`/v1/memberships/${flat.body.membershipId}`, { role: 'tenant_admin' }),

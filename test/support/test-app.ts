@@ -5,6 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
+import { ConnectionGuard, guardSecondConnections } from './connection-guard';
 import { PipelineProbeModule } from './pipeline-probe.module';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -15,6 +16,8 @@ export interface TestApp {
   baseUrl: string;
   dataSource: DataSource;
   database: TestDatabase;
+  /** Fails any second pool connection taken while a transaction is open (see connection-guard.ts). */
+  connectionGuard: ConnectionGuard;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const app = await createApp(config, [PipelineProbeModule, ...(options.extraModules ?? [])]);
+  const connectionGuard = guardSecondConnections(app.get(DataSource));
   await app.listen(0, '127.0.0.1');
   const address = (app.getHttpServer() as Server).address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -67,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     baseUrl,
     dataSource: app.get(DataSource),
     database,
+    connectionGuard,
     close: async () => {
       if (closed) return;
       closed = true;

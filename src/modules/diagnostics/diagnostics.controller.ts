@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OperationId } from '../../openapi/operation-id';
-import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
+import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { EchoQuery } from './echo/echo.query';
 import { EchoRequest } from './echo/echo.request.dto';
 import { EchoResponse } from './echo/echo.response.dto';
+import { GetReadinessQuery } from './get-readiness/get-readiness.query';
+import { ReadinessResponse } from './get-readiness/readiness.response.dto';
 import { GetVersionQuery } from './get-version/get-version.query';
 import { VersionResponse } from './get-version/version.response.dto';
 
-/** Any authenticated caller. */
+/** Version and echo: any authenticated caller; readiness detail: platform admins only. */
 @ApiTags('diagnostics')
 @ApiBearerAuth()
 @Controller('v1/diagnostics')
@@ -29,5 +31,15 @@ export class DiagnosticsController {
   @ApiOkResponse({ type: EchoResponse })
   echo(@CurrentPrincipal() principal: Principal, @Body() body: EchoRequest): Promise<EchoResponse> {
     return this.queryBus.execute(new EchoQuery(body.message, principal.userId));
+  }
+
+  /** The state of every dependency, always 200 (the public probe is `/readyz`). */
+  @Get('readiness')
+  @OperationId('GetReadinessController_readiness')
+  @PlatformAdminOnly()
+  @ApiOkResponse({ type: ReadinessResponse })
+  @ApiForbiddenResponse({ description: '`platform_admin_required`' })
+  readiness(): Promise<ReadinessResponse> {
+    return this.queryBus.execute(new GetReadinessQuery());
   }
 }

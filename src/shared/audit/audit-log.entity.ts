@@ -33,7 +33,7 @@ export class AuditLogEntity {
   @Column({ type: 'varchar', length: 16 })
   outcome!: AuditOutcome;
 
-  @CreateDateColumn({ name: 'occurred_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @CreateDateColumn({ name: 'occurred_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   occurredAt!: Date;
 
   @Column({ name: 'correlation_id', type: 'varchar', length: 128 })

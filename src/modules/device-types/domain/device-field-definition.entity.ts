@@ -68,12 +68,12 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'lock_version', type: 'int', default: 1 })
   lockVersion!: number;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 
-  @Column({ name: 'deprecated_at', type: 'timestamptz', nullable: true })
+  @Column({ name: 'deprecated_at', type: 'timestamptz', precision: 3, nullable: true })
   deprecatedAt!: Date | null;
 }

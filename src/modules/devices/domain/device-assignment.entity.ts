@@ -24,15 +24,15 @@ export class DeviceAssignmentEntity {
   @Column({ name: 'valid_to', type: 'timestamptz', nullable: true })
   validTo!: Date | null;
 
-  @Column({ name: 'assigned_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'assigned_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   assignedAt!: Date;
 
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })
   assignedByUserId!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }

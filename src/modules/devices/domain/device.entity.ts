@@ -27,12 +27,12 @@ export class DeviceEntity {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status!: DeviceStatus;
 
-  @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
+  @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }

@@ -19,10 +19,10 @@ export class SessionEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'last_used_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'last_used_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   lastUsedAt!: Date;
 
   @Column({ name: 'refresh_idle_expires_at', type: 'timestamptz' })

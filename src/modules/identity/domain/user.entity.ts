@@ -38,9 +38,9 @@ export class UserEntity {
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
   passwordChangedAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }

@@ -21,10 +21,12 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
     private readonly memberships: MembershipRepository,
   ) {}
 
-  execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
+  async execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
+    const { access } = await this.visible.load(principal, membershipId);
     return withDuplicateMembershipAsConflict(() =>
       this.unitOfWork.run(async (tx) => {
-        const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
+        // Checked on the locked row: a concurrent change of includeDescendants changes what writing it needs.
+        const record = await this.memberships.find(tx.manager, membershipId, { lock: true });
         if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
         if (record.status === status) {
           const move = status === 'disabled' ? 'disabled' : 'active';

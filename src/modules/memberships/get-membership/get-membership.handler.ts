@@ -1,5 +1,4 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { canRead } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { targetOf } from '../domain/membership.repository';
@@ -8,13 +7,10 @@ import { GetMembershipQuery } from './get-membership.query';
 
 @QueryHandler(GetMembershipQuery)
 export class GetMembershipHandler implements IQueryHandler<GetMembershipQuery, MembershipResponse> {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly visible: VisibleMembership,
-  ) {}
+  constructor(private readonly visible: VisibleMembership) {}
 
   async execute({ principal, membershipId }: GetMembershipQuery): Promise<MembershipResponse> {
-    const { record, access } = await this.visible.load(principal, this.dataSource.manager, membershipId);
+    const { record, access } = await this.visible.load(principal, membershipId);
     if (!canRead(access, targetOf(record))) throw access.missingPermission('memberships:read');
     return MembershipResponse.of(record);
   }

@@ -12,6 +12,7 @@ import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.e
 import { requireAnywhere } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { findUnitRef, loadMembershipRecords } from '../domain/membership.repository';
+import { targetVisible } from '../domain/visible-membership';
 import { ListMembershipsQuery } from './list-memberships.query';
 
 /**
@@ -75,7 +76,7 @@ export class ListMembershipsHandler implements IQueryHandler<ListMembershipsQuer
   }
 }
 
-/** Design C8: a `userId` or `organizationUnitId` filter naming nothing the caller can see is a 400. */
+/** A `userId` or `organizationUnitId` filter naming nothing the caller can see (or a unit it does not cover) is a 400. */
 async function assertReferences(
   manager: EntityManager,
   access: TenantAccess,
@@ -88,7 +89,8 @@ async function assertReferences(
   }
   if (filters.organizationUnitId && filters.organizationUnitId !== 'null') {
     const unit = await findUnitRef(manager, access.tenant.tenantId, filters.organizationUnitId);
-    if (!unit || access.relationTo(unit) === null) {
+    // A unit the caller only navigates to (an ancestor) names no grant it could see: the same 400 as a random id.
+    if (!unit || !targetVisible(access, { unit, includeDescendants: false })) {
       violations.push({ path: 'query.organizationUnitId', rule: 'reference_not_found', message: 'No such organization unit in this tenant.' });
     }
   }

@@ -20,9 +20,10 @@ export class UpdateMembershipHandler implements ICommandHandler<UpdateMembership
     private readonly memberships: MembershipRepository,
   ) {}
 
-  execute({ principal, membershipId, changes }: UpdateMembershipCommand): Promise<MembershipResponse> {
+  async execute({ principal, membershipId, changes }: UpdateMembershipCommand): Promise<MembershipResponse> {
+    const { access } = await this.visible.load(principal, membershipId);
     return this.unitOfWork.run(async (tx) => {
-      const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
+      const record = await this.memberships.find(tx.manager, membershipId, { lock: true });
       const after = { ...record, ...definedOf(changes) };
       if (!canWrite(access, targetOf(record)) || !canWrite(access, targetOf(after))) {
         throw access.missingPermission('memberships:write');

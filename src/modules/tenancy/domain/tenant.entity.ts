@@ -23,9 +23,9 @@ export class TenantEntity {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status!: TenantStatus;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   updatedAt!: Date;
 }

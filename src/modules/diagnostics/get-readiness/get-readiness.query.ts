@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import { ReadinessResponse } from './readiness.response.dto';
+
+export class GetReadinessQuery extends Query<ReadinessResponse> {}
