@@ -14,6 +14,7 @@ import { HttpMetricsMiddleware } from './shared/metrics/http-metrics.middleware'
 import { noStoreMiddleware } from './shared/http/no-store.middleware';
 import { setupOpenApi } from './openapi/openapi';
 import { NestLogger } from './logging/nest-logger';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './modules/identity/domain/refresh-cookie';
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 
 /**
@@ -68,5 +69,5 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(metrics.use.bind(metrics));
   const jsonBody = app.get(JsonBodyMiddleware);
   app.use(jsonBody.use.bind(jsonBody));
-  if (config.docsEnabled) setupOpenApi(app, config.version);
+  if (config.docsEnabled) setupOpenApi(app, config.version, config.refreshCookieSecure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME);
 }
