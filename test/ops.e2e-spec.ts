@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { login, loginAdmin, refresh, seedUser } from './support/auth';
 import { seedDeviceType, seedField } from './support/devices';
@@ -69,6 +71,19 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
     expectEnvelope(res, 403);
     expect(res.body.error.details).toEqual({ reason: 'origin_not_allowed', origin: null, setting: 'ALLOWED_ORIGINS' });
     expect(res.body.error.message).toContain('needs an Origin header listed in ALLOWED_ORIGINS');
+  });
+
+  it('README names no /v1 route the service does not have', async () => {
+    const document = (await t.http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
+    const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+    const known = new Set(Object.keys(document.paths).map(shape));
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const mentioned = [...readme.matchAll(/(\/v1\/[A-Za-z0-9{}_./-]*[A-Za-z0-9}])(…)?/g)].filter(([, , ellipsis]) => !ellipsis).map(([, path]) => path!);
+    expect(mentioned.length).toBeGreaterThan(15);
+    // Every path is a route of the document, or the prefix of some (as in "/v1/auth routes").
+    const exists = (path: string) => [...known].some((route) => route === shape(path) || route.startsWith(`${shape(path)}/`));
+    expect(mentioned.filter((path) => !exists(path))).toEqual([]);
+    expect(exists('/v1/flows')).toBe(false);
   });
 
   it('names the cookie it sets in the OpenAPI cookie scheme', async () => {
