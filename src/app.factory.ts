@@ -13,6 +13,9 @@ import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { HttpMetricsMiddleware } from './shared/metrics/http-metrics.middleware';
 import { noStoreMiddleware } from './shared/http/no-store.middleware';
 import { setupOpenApi } from './openapi/openapi';
+import { NestLogger } from './logging/nest-logger';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './modules/identity/domain/refresh-cookie';
+import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 
 /**
  * Builds the fully configured application (used by main.ts, the e2e tests and the benchmark), so tests exercise
@@ -25,7 +28,7 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
     bodyParser: false,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestLogger(app.get(Logger)));
   app.flushLogs();
   configureApp(app, config);
   return app;
@@ -36,7 +39,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Every answer is `no-store` (C10), so Express's automatic body-hash ETag could never be used by a cache; the
   // ETags the API promises are the explicit resource versions handlers set for If-Match.
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // TRUST_PROXY (default off): behind an ingress, req.ip (login throttles, rate limits, audit, logs) is the
+  // client address the trusted hops report in X-Forwarded-For, not the ingress's own.
+  app.set('trust proxy', config.trustProxy);
   // Order matters: the correlation id first (everything after logs or returns it), then headers every answer
   // carries, then the request context, metrics timing and body parsing, all before Nest's router.
   app.use(correlationIdMiddleware);
@@ -48,9 +53,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
     }),
   );
+  // A preflight from an origin CORS refuses gets a 403 envelope naming the origin and the setting, not a 404.
+  app.use(refusedPreflightMiddleware(config));
   app.enableCors({
-    // Exact match only; no wildcard can coexist with credentials.
-    origin: (origin, callback) => callback(null, origin !== undefined && config.allowedOrigins.includes(origin)),
+    // Exact match only (plus local http origins in development); no wildcard can coexist with credentials.
+    origin: (origin, callback) => callback(null, config.isOriginAllowed(origin)),
     credentials: true,
     exposedHeaders: ['X-Correlation-Id', 'ETag', 'Location', 'Retry-After', 'WWW-Authenticate'],
     maxAge: 600,
@@ -62,5 +69,5 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(metrics.use.bind(metrics));
   const jsonBody = app.get(JsonBodyMiddleware);
   app.use(jsonBody.use.bind(jsonBody));
-  if (config.docsEnabled) setupOpenApi(app, config.version);
+  if (config.docsEnabled) setupOpenApi(app, config.version, config.refreshCookieSecure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME);
 }

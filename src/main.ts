@@ -3,12 +3,15 @@ import { existsSync } from 'node:fs';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigValidationError } from './config/app-config';
+import { withDevelopmentSecrets } from './config/development-secrets';
 import { shutdownGracefully } from './lifecycle/graceful-shutdown';
+import { nextSteps } from './lifecycle/next-steps';
+import { PlatformAdminBootstrap } from './modules/identity/bootstrap/platform-admin-bootstrap';
 
 function loadConfigOrExit(): AppConfig {
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
-    return AppConfig.fromEnv(process.env);
+    return withDevelopmentSecrets(process.env, AppConfig.fromEnv(process.env));
   } catch (error) {
     if (!(error instanceof ConfigValidationError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -22,6 +25,12 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   await app.listen(config.port, config.host);
   logger.log(`Uplink ${config.version} listening on http://${config.host}:${config.port}`, 'Bootstrap');
+  // The last lines of the start: where to go next.
+  const admin = app.get(PlatformAdminBootstrap, { strict: false }).outcome;
+  for (const step of nextSteps(config, admin)) {
+    if (step.warn) logger.warn(step.text, 'Next');
+    else logger.log(step.text, 'Next');
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

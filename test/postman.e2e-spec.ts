@@ -194,4 +194,16 @@ describe('the Postman collections against the running service', () => {
     ]);
     expect(summary.run.stats.assertions).toMatchObject({ total: 2, failed: 0 });
   }, 60_000);
+
+  it('stops the "Tenant setup" run after a failed sign-in instead of failing every later request', async () => {
+    const summary = await runNewman({
+      collection: TENANT_SETUP,
+      environment: ENVIRONMENT,
+      envVar: [...environmentOverrides().filter(({ key }) => key !== 'adminPassword'), { key: 'adminPassword', value: 'not-the-password' }],
+    });
+    expect(summary.run.executions.map((execution) => [execution.item.name, execution.response?.code])).toEqual([['Log in as platform admin', 401]]);
+    expect(failuresOf(summary).every((line) => line.startsWith('Log in as platform admin › '))).toBe(true);
+    expect(summary.run.failures.length).toBeGreaterThan(0);
+    expect(summary.run.failures.length).toBeLessThanOrEqual(5);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -17,6 +17,12 @@ function portOpen(port: number): Promise<boolean> {
     socket.once('connect', () => (socket.destroy(), done(true)));
     socket.once('error', () => done(false));
   });
+}
+
+/** Waits until the output contains `text` (log lines are written asynchronously, e.g. through pino-pretty). */
+async function waitForOutput(running: RunningService, text: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!running.output().includes(text) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
 }
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -62,25 +68,90 @@ describe('the service process', () => {
     expect(await portOpen(pgPort)).toBe(false);
   }, 120_000);
 
-  it('in development without PLATFORM_ADMIN_*, creates an admin whose one-time password is in a private file, not the log', async () => {
+  it('in development without PLATFORM_ADMIN_*: says where to go next, keeps the one-time password in a private file until it is changed, and keeps its keys across restarts', async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const pgDir = join(dataDir, 'dev', 'postgres');
-    running = startService({ NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(pgPort) });
+    const env = { NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(pgPort) };
+    running = startService(env);
     await waitForReady(port, running.output, 60_000);
     const file = join(dataDir, 'dev', 'initial-admin-password');
     const password = readFileSync(file, 'utf8').trim();
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const res = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ identifier: 'admin', password }),
-    });
+    const secretsFile = join(dataDir, 'dev', 'development-secrets.json');
+    expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
+
+    // The start-up output ends with where to go next; Nest's route mapping stays below info.
+    await waitForOutput(running, 'First sign-in');
+    const lines = running.output().trim().split('\n');
+    const tail = lines.slice(-3).join('\n');
+    expect(tail).toContain(`Ready: http://127.0.0.1:${port}`);
+    expect(tail).toContain(`API documentation: http://127.0.0.1:${port}/docs`);
+    expect(tail).toContain(`First sign-in: 'admin' with the one-time password in ${file}`);
+    expect(running.output()).not.toContain('Mapped {');
+    expect(running.output()).not.toContain('dependencies initialized');
+
+    const base = `http://127.0.0.1:${port}/v1/auth`;
+    const json = { 'Content-Type': 'application/json' };
+    const res = await fetch(`${base}/login`, { method: 'POST', headers: json, body: JSON.stringify({ identifier: 'admin', password }) });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { passwordChangeRequired: boolean }).passwordChangeRequired).toBe(true);
+    const first = (await res.json()) as { accessToken: string; passwordChangeRequired: boolean };
+    expect(first.passwordChangeRequired).toBe(true);
+    const blocked = await fetch(`http://127.0.0.1:${port}/v1/users`, { headers: { Authorization: `Bearer ${first.accessToken}` } });
+    expect(blocked.status).toBe(403);
+    expect(((await blocked.json()) as { error: { message: string } }).error.message).toContain('POST /v1/auth/change-password');
+    const changed = await fetch(`${base}/change-password`, {
+      method: 'POST',
+      headers: { ...json, Authorization: `Bearer ${first.accessToken}` },
+      body: JSON.stringify({ currentPassword: password, newPassword: 'my-own-admin-password' }),
+    });
+    expect(changed.status).toBe(200);
+    const { accessToken } = (await changed.json()) as { accessToken: string };
+    expect(existsSync(file)).toBe(false);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(running.output()).not.toContain(password);
+
+    // Restart: the access token issued before still works (same generated key), no password file is announced.
+    running = startService(env);
+    await waitForReady(port, running.output, 60_000);
+    const me = await fetch(`${base}/me`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    expect(me.status).toBe(200);
+    await waitForOutput(running, 'API documentation');
+    expect(running.output()).not.toContain('First sign-in');
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  }, 150_000);
+
+  it('stops the service and its embedded PostgreSQL when `npm start` gets SIGTERM', async () => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const cleanEnv = { ...process.env };
+    delete cleanEnv.DATABASE_URL;
+    // --ignore-scripts skips `prestart` (the build; this file builds once above), not `start` itself.
+    const npm = spawn('npm', ['start', '--ignore-scripts'], {
+      cwd: ROOT,
+      env: { ...cleanEnv, NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: join(dataDir, 'npm-pg'), EMBEDDED_PG_PORT: String(pgPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
+    try {
+      await waitForReady(port, () => output, 60_000);
+      expect(await portOpen(pgPort)).toBe(true);
+      npm.kill('SIGTERM');
+      await exited;
+      // npm may exit as soon as its child does; the service must be gone with everything it started.
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && ((await portOpen(port)) || (await portOpen(pgPort)))) await new Promise((done) => setTimeout(done, 200));
+      expect(await portOpen(port)).toBe(false);
+      expect(await portOpen(pgPort)).toBe(false);
+      expect(output).toContain('SIGTERM received: draining');
+      expect(output).toContain('Embedded PostgreSQL stopped');
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+    }
   }, 120_000);
 
   it('never lets a password, token or cookie reach the logs or the audit log during a full auth flow', async () => {
@@ -165,9 +236,16 @@ describe('the service process', () => {
   it.each([
     [{ PORT: 'eighty' }, /^Invalid configuration: PORT: PORT must be a number\n$/],
     [{ DATABASE_URL: 'mysql://db/x' }, /^Invalid configuration: DATABASE_URL: .*postgres.*\n$/],
-    [{ NODE_ENV: 'production' }, /^Invalid configuration: METRICS_TOKEN: METRICS_TOKEN is required\n$/],
+    [
+      { NODE_ENV: 'production' },
+      /^Invalid configuration \(3 problems\):\n {2}METRICS_TOKEN: METRICS_TOKEN is required\n {2}JWT_SECRET: JWT_SECRET is required\n {2}CURSOR_SECRET: CURSOR_SECRET is required\n$/,
+    ],
+    [
+      { NODE_ENV: 'production', METRICS_TOKEN: 'change-me-metrics-token', JWT_SECRET: 'j'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), TRUST_PROXY: 'everyone' },
+      /^Invalid configuration \(2 problems\):\n {2}TRUST_PROXY: .*\n {2}METRICS_TOKEN: METRICS_TOKEN is a placeholder value.*\n$/,
+    ],
     [{ ALLOWED_ORIGINS: 'https://ok.example,*' }, /^Invalid configuration: ALLOWED_ORIGINS: .*origins.*\n$/],
-  ])('exits 1 with one line naming the variable and the rule for %j', async (env, message) => {
+  ])('exits 1 with one message naming every variable and its rule for %j', async (env, message) => {
     running = startService(env);
     expect(await running.exited).toBe(1);
     expect(running.output()).toMatch(message);

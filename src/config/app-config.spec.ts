@@ -94,31 +94,104 @@ describe('AppConfig.fromEnv', () => {
   });
 
   describe('production', () => {
-    it('requires METRICS_TOKEN', () => {
-      expect(configErrorFor({ NODE_ENV: 'production' }).message).toMatch(/^Invalid configuration: METRICS_TOKEN: /);
+    const PRODUCTION = { NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+
+    it('names every missing variable in one message', () => {
+      const { message } = configErrorFor({ NODE_ENV: 'production' });
+      expect(message.split('\n')).toEqual([
+        'Invalid configuration (3 problems):',
+        '  METRICS_TOKEN: METRICS_TOKEN is required',
+        '  JWT_SECRET: JWT_SECRET is required',
+        '  CURSOR_SECRET: CURSOR_SECRET is required',
+      ]);
     });
 
-    it('requires JWT_SECRET', () => {
-      expect(configErrorFor({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN }).message).toMatch(
-        /^Invalid configuration: JWT_SECRET: /,
-      );
-    });
-
-    it('requires CURSOR_SECRET', () => {
-      expect(
-        configErrorFor({ NODE_ENV: 'production', METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32) }).message,
-      ).toMatch(/^Invalid configuration: CURSOR_SECRET: /);
+    it.each(['METRICS_TOKEN', 'JWT_SECRET', 'CURSOR_SECRET'])('requires %s', (variable) => {
+      const env: NodeJS.ProcessEnv = { ...PRODUCTION };
+      delete env[variable];
+      expect(configErrorFor(env).message).toBe(`Invalid configuration: ${variable}: ${variable} is required`);
     });
 
     it('starts with a METRICS_TOKEN of at least 16 characters, a JWT_SECRET and a CURSOR_SECRET', () => {
-      const config = AppConfig.fromEnv({
-        NODE_ENV: 'production',
-        METRICS_TOKEN: PRODUCTION_TOKEN,
-        JWT_SECRET: 'j'.repeat(32),
-        CURSOR_SECRET: 'c'.repeat(32),
-      });
+      const config = AppConfig.fromEnv(PRODUCTION);
       expect(config.nodeEnv).toBe('production');
       expect(config.metricsToken).toBe(PRODUCTION_TOKEN);
+    });
+
+    it.each([
+      ['JWT_SECRET', 'change-me-jwt-secret-of-32-characters-or-more'],
+      ['CURSOR_SECRET', 'CHANGE_ME_cursor_secret_of_32_characters_or_more'],
+      ['METRICS_TOKEN', 'replace-me-metrics-token'],
+      ['METRICS_TOKEN', 'changeme-changeme-changeme'],
+      ['JWT_SECRET', 'placeholder-placeholder-placeholder-32'],
+    ])('refuses the placeholder %s=%s', (variable, value) => {
+      expect(configErrorFor({ ...PRODUCTION, [variable]: value }).message).toBe(
+        `Invalid configuration: ${variable}: ${variable} is a placeholder value; production needs a random one (e.g. openssl rand -base64 48)`,
+      );
+    });
+
+    it('refuses the placeholders the compose file used to carry, all in one message', () => {
+      const { message } = configErrorFor({
+        NODE_ENV: 'production',
+        METRICS_TOKEN: 'change-me-metrics-token',
+        JWT_SECRET: 'change-me-jwt-secret-of-32-characters-or-more',
+        CURSOR_SECRET: 'change-me-cursor-secret-of-32-characters-or-more',
+      });
+      expect(message).toMatch(/^Invalid configuration \(3 problems\):\n {2}METRICS_TOKEN: .*placeholder.*\n {2}JWT_SECRET: .*placeholder.*\n {2}CURSOR_SECRET: .*placeholder/);
+    });
+
+    it('accepts such values outside production (development convenience)', () => {
+      expect(AppConfig.fromEnv({ JWT_SECRET: 'change-me-jwt-secret-of-32-characters-or-more' }).jwtSecret).toBe(
+        'change-me-jwt-secret-of-32-characters-or-more',
+      );
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it('is off by default', () => {
+      expect(AppConfig.fromEnv({}).trustProxy).toBe(false);
+    });
+
+    it.each<[string, boolean | number | string[]]>([
+      ['false', false],
+      ['true', true],
+      ['1', 1],
+      ['2', 2],
+      ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8,fd00::/8', ['loopback', '10.0.0.0/8', 'fd00::/8']],
+      ['192.168.1.7', ['192.168.1.7']],
+      ['uniquelocal,linklocal', ['uniquelocal', 'linklocal']],
+    ])('reads %s in Express\'s terms', (value, expected) => {
+      expect(AppConfig.fromEnv({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    });
+
+    it.each(['yes please', '10.0.0.0/33', '300.1.1.1', ',', '1.2.3.4/8/9', '-1', 'everyone'])('refuses %j', (value) => {
+      expect(configErrorFor({ TRUST_PROXY: value }).message).toMatch(/^Invalid configuration: TRUST_PROXY: TRUST_PROXY must be false, true, a hop count/);
+    });
+  });
+
+  describe('browser origins', () => {
+    it('allows exactly the ALLOWED_ORIGINS entries', () => {
+      const config = AppConfig.fromEnv({ NODE_ENV: 'test', ALLOWED_ORIGINS: 'https://console.example.com' });
+      expect(config.isOriginAllowed('https://console.example.com')).toBe(true);
+      expect(config.isOriginAllowed('https://console.example.com:8443')).toBe(false);
+      expect(config.isOriginAllowed('http://localhost:4200')).toBe(false);
+      expect(config.isOriginAllowed(undefined)).toBe(false);
+    });
+
+    it('in development also allows http://localhost and http://127.0.0.1 on any port', () => {
+      const config = AppConfig.fromEnv({ NODE_ENV: 'development' });
+      expect(config.isOriginAllowed('http://localhost:4200')).toBe(true);
+      expect(config.isOriginAllowed('http://127.0.0.1:5173')).toBe(true);
+      expect(config.isOriginAllowed('http://localhost')).toBe(true);
+      expect(config.isOriginAllowed('https://localhost:4200')).toBe(false);
+      expect(config.isOriginAllowed('http://localhost.example.com')).toBe(false);
+      expect(config.isOriginAllowed('http://evil.test')).toBe(false);
+    });
+
+    it.each(['production', 'test'])('does not allow local origins by default in %s', (nodeEnv) => {
+      const env = nodeEnv === 'production' ? { NODE_ENV: nodeEnv, METRICS_TOKEN: PRODUCTION_TOKEN, JWT_SECRET: 'j'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) } : { NODE_ENV: nodeEnv };
+      expect(AppConfig.fromEnv(env).isOriginAllowed('http://localhost:4200')).toBe(false);
     });
   });
 
@@ -145,9 +218,17 @@ describe('AppConfig.fromEnv', () => {
       expect(error.message).not.toContain('"');
     });
 
-    it('reports only the first problem', () => {
-      const { message } = configErrorFor({ PORT: 'http', NODE_ENV: 'staging', LOG_LEVEL: 'verbose' });
-      expect(message.match(/Invalid configuration/g)).toHaveLength(1);
+    it('reports every problem at once, one line per variable', () => {
+      const { message } = configErrorFor({ PORT: 'http', NODE_ENV: 'staging', LOG_LEVEL: 'verbose', PLATFORM_ADMIN_USERNAME: 'someone' });
+      expect(message.split('\n')).toEqual([
+        'Invalid configuration (5 problems):',
+        expect.stringMatching(/^ {2}NODE_ENV: /),
+        expect.stringMatching(/^ {2}PORT: /),
+        expect.stringMatching(/^ {2}LOG_LEVEL: /),
+        '  PLATFORM_ADMIN_EMAIL: is required when PLATFORM_ADMIN_USERNAME is set',
+        '  PLATFORM_ADMIN_PASSWORD: is required when PLATFORM_ADMIN_USERNAME is set',
+      ]);
+      expect(message).not.toContain('"');
     });
   });
 });

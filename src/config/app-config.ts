@@ -1,4 +1,4 @@
-import { envSchema, splitList } from './env.schema';
+import { envSchema, parseTrustProxy, splitList } from './env.schema';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ export class AppConfig {
   readonly dbConnectTimeoutMs!: number;
   readonly dbStatementTimeoutMs!: number;
   readonly allowedOrigins!: readonly string[];
+  /** Express's `trust proxy`: which hops' X-Forwarded-For to believe when working out the client address. */
+  readonly trustProxy!: boolean | number | string[];
   readonly metricsToken!: string | null;
   readonly docsEnabled!: boolean;
   readonly shutdownTimeoutMs!: number;
@@ -59,17 +61,27 @@ export class AppConfig {
     Object.assign(this, values);
   }
 
-  /** Throws ConfigValidationError with one line naming the variable and its rule. */
+  /**
+   * Throws ConfigValidationError naming every invalid or missing variable at once (one line per variable), so a
+   * crash-looping deployment shows everything to fix in one start.
+   */
   static fromEnv(env: NodeJS.ProcessEnv, overrides: Partial<AppConfig> = {}): AppConfig {
     // `KEY=` (as in .env files) means unset, so the default applies; it never means "the empty string".
     const present = Object.fromEntries(Object.entries(env).filter(([, raw]) => raw !== undefined && raw.trim() !== ''));
-    const { error, value } = envSchema.validate(present, { abortEarly: true, convert: true });
-    if (error) {
-      const detail = error.details[0];
-      const variable = String(detail?.path.join('.') ?? 'environment');
-      // One line, whatever the offending value contains.
-      const rule = (detail?.message ?? error.message).replace(/"/g, '').replace(/\s+/g, ' ');
-      throw new ConfigValidationError(`Invalid configuration: ${variable}: ${rule}`);
+    const { error, value } = envSchema.validate(present, { abortEarly: false, convert: true });
+    const problems: string[] = [];
+    for (const detail of error?.details ?? []) {
+      const variable = String(detail.path.join('.') || 'environment');
+      // One line per problem, whatever the offending value contains.
+      problems.push(`${variable}: ${detail.message.replace(/"/g, '').replace(/\s+/g, ' ')}`);
+    }
+    const admin = platformAdminFrom(present, value as Record<string, unknown>);
+    if (Array.isArray(admin)) problems.push(...admin);
+    if (problems.length === 1) throw new ConfigValidationError(`Invalid configuration: ${problems[0]}`);
+    if (problems.length > 1) {
+      throw new ConfigValidationError(
+        `Invalid configuration (${problems.length} problems):\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+      );
     }
     return new AppConfig({
       nodeEnv: value.NODE_ENV,
@@ -84,6 +96,7 @@ export class AppConfig {
       dbConnectTimeoutMs: value.DB_CONNECT_TIMEOUT_MS,
       dbStatementTimeoutMs: value.DB_STATEMENT_TIMEOUT_MS,
       allowedOrigins: splitList(value.ALLOWED_ORIGINS),
+      trustProxy: parseTrustProxy(value.TRUST_PROXY) ?? false,
       metricsToken: value.METRICS_TOKEN ?? null,
       docsEnabled: value.DOCS_ENABLED,
       shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
@@ -101,7 +114,7 @@ export class AppConfig {
       rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
       analyticsEnabled: value.ANALYTICS_ENABLED,
       analyticsSecret: value.ANALYTICS_SECRET ?? null,
-      platformAdmin: platformAdminFrom(value),
+      platformAdmin: admin as AppConfig['platformAdmin'],
       sandboxTimeoutMs: value.SANDBOX_TIMEOUT_MS,
       sandboxMemoryMb: value.SANDBOX_MEMORY_MB,
       sandboxMaxIsolates: value.SANDBOX_MAX_ISOLATES,
@@ -111,16 +124,31 @@ export class AppConfig {
       ...overrides,
     } as AppConfig);
   }
+
+  /**
+   * Whether a browser origin may call with credentials: an exact entry of ALLOWED_ORIGINS, or, in development
+   * only, any `http://localhost:<port>` or `http://127.0.0.1:<port>` (a console under local development).
+   */
+  isOriginAllowed(origin: string | undefined): boolean {
+    if (origin === undefined) return false;
+    if (this.allowedOrigins.includes(origin)) return true;
+    return this.nodeEnv === 'development' && DEVELOPMENT_ORIGIN.test(origin);
+  }
 }
 
-/** All three of username, e-mail and password, or none: a partial bootstrap is a configuration error. */
-function platformAdminFrom(value: Record<string, unknown>): AppConfig['platformAdmin'] {
+const DEVELOPMENT_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:[0-9]{1,5})?$/;
+
+/**
+ * All three of username, e-mail and password, or none: a partial bootstrap is a configuration error (returned as
+ * the problems' text, so it is reported together with every other one).
+ */
+function platformAdminFrom(present: Record<string, unknown>, value: Record<string, unknown>): AppConfig['platformAdmin'] | string[] {
   const parts = ['PLATFORM_ADMIN_USERNAME', 'PLATFORM_ADMIN_EMAIL', 'PLATFORM_ADMIN_PASSWORD'] as const;
-  const present = parts.filter((name) => value[name] !== undefined);
-  if (present.length === 0) return null;
-  if (present.length < parts.length) {
-    const missing = parts.find((name) => value[name] === undefined);
-    throw new ConfigValidationError(`Invalid configuration: ${missing}: is required when ${present[0]} is set`);
+  const given = parts.filter((name) => present[name] !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < parts.length) {
+    const missing = parts.filter((name) => present[name] === undefined);
+    return missing.map((name) => `${name}: is required when ${given[0]} is set`);
   }
   return {
     username: value.PLATFORM_ADMIN_USERNAME as string,

@@ -34,4 +34,35 @@ describe('environment documentation', () => {
       expect(read('README.md')).toMatch(new RegExp(`^\\|\\s*\`${escapeRegExp(variable)}\``, 'm'));
     });
   });
+
+  describe('what production requires', () => {
+    // The schema is the truth: the variables a bare NODE_ENV=production start reports as required.
+    const required = (envSchema.validate({ NODE_ENV: 'production' }, { abortEarly: false }).error?.details ?? [])
+      .filter((detail) => detail.type === 'any.required')
+      .map((detail) => String(detail.path[0]));
+    const listed = (text: string) => [...text.matchAll(/\b([A-Z][A-Z0-9_]{2,})\b/g)].map(([, name]) => name);
+
+    it('is a known set', () => {
+      expect(required).toEqual(['METRICS_TOKEN', 'JWT_SECRET', 'CURSOR_SECRET']);
+    });
+
+    it('is what .env.example says next to NODE_ENV', () => {
+      const comment = /production \(requires ([^;)]*)/.exec(read('.env.example'))?.[1] ?? '';
+      expect(listed(comment)).toEqual(required);
+    });
+
+    it('is what the README says in the NODE_ENV row', () => {
+      const row = /^\| `NODE_ENV` .*$/m.exec(read('README.md'))?.[0] ?? '';
+      const requires = /`production` \(requires ([^;)]*)/.exec(row)?.[1] ?? '';
+      expect(listed(requires)).toEqual(required);
+    });
+
+    it.each(['METRICS_TOKEN', 'JWT_SECRET', 'CURSOR_SECRET'])('and each of them says it is required in production (%s)', (variable) => {
+      const row = new RegExp(`^\\| \`${variable}\` .*$`, 'm').exec(read('README.md'))?.[0] ?? '';
+      expect(row).toMatch(/required in production/i);
+      const example = read('.env.example');
+      const comment = example.slice(0, example.search(new RegExp(`^${variable}=`, 'm'))).split(/\n(?=[A-Z_]+=)/).pop() ?? '';
+      expect(comment).toMatch(/required in production/i);
+    });
+  });
 });

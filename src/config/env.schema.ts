@@ -1,5 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import Joi from 'joi';
+
+const PLACEHOLDER_MESSAGE = '{{#label}} is a placeholder value; production needs a random one (e.g. openssl rand -base64 48)';
+const PLACEHOLDER = /change[-_ ]?me|replace[-_ ]?me|placeholder|^(secret|password|token)[-_0-9]*$/i;
 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off');
 
@@ -31,14 +35,18 @@ export const envSchema = Joi.object({
       return value;
     })
     .messages({ 'string.origin': '{{#label}} entries must be origins like https://console.example.com ({{#origin}})' }),
-  METRICS_TOKEN: Joi.string().min(16).optional().when('NODE_ENV', {
-    is: 'production',
-    then: Joi.required(),
-  }),
+  TRUST_PROXY: Joi.string()
+    .default('false')
+    .custom((value: string, helpers) => (parseTrustProxy(value) === undefined ? helpers.error('string.trustProxy') : value))
+    .messages({
+      'string.trustProxy':
+        '{{#label}} must be false, true, a hop count (e.g. 1), or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges',
+    }),
+  METRICS_TOKEN: secret(16).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   DOCS_ENABLED: bool.default(true),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).max(120000).default(10000),
-  JWT_SECRET: Joi.string().min(32).optional().when('NODE_ENV', { is: 'production', then: Joi.required() }),
-  CURSOR_SECRET: Joi.string().min(32).optional().when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  JWT_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),
+  CURSOR_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(3600).default(1800),
   REFRESH_IDLE_TTL_SECONDS: Joi.number().integer().min(1).max(604800).default(604800),
   REFRESH_RACE_WINDOW_SECONDS: Joi.number().integer().min(0).max(60).default(10),
@@ -50,7 +58,7 @@ export const envSchema = Joi.object({
   LOGIN_IP_ATTEMPTS_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(20),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1000000).default(600),
   ANALYTICS_ENABLED: bool.default(false),
-  ANALYTICS_SECRET: Joi.string().min(32).optional().when('ANALYTICS_ENABLED', { is: true, then: Joi.required() }),
+  ANALYTICS_SECRET: secret(32).when('ANALYTICS_ENABLED', { is: true, then: Joi.required() }),
   PLATFORM_ADMIN_USERNAME: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/).optional(),
   PLATFORM_ADMIN_EMAIL: Joi.string().email({ tlds: false }).max(254).optional(),
   PLATFORM_ADMIN_PASSWORD: Joi.string().optional(),
@@ -64,6 +72,50 @@ export const envSchema = Joi.object({
 })
   // The process shares its environment with the OS and tooling; only our own variables are validated.
   .unknown(true);
+
+/**
+ * A key or token: at least `min` characters and, in production, not one of the placeholders found in example
+ * files (`change-me…`, `replace-me…`, `placeholder`, `secret…`), which would make every installation share a key.
+ */
+function secret(min: number): Joi.StringSchema {
+  return Joi.string()
+    .min(min)
+    .optional()
+    .when('NODE_ENV', {
+      is: 'production',
+      then: Joi.string()
+        .custom((value: string, helpers) => (isPlaceholder(value) ? helpers.error('string.placeholder') : value))
+        .messages({ 'string.placeholder': PLACEHOLDER_MESSAGE }),
+    })
+    .messages({ 'string.placeholder': PLACEHOLDER_MESSAGE });
+}
+
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
+/**
+ * Express's `trust proxy` value for TRUST_PROXY, or undefined when the text is not one: `false`/`true`, a hop count,
+ * or a comma-separated list of `loopback`, `linklocal`, `uniquelocal`, IP addresses and CIDR ranges.
+ */
+export function parseTrustProxy(value: string): boolean | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === '0' || text === 'off' || text === 'no') return false;
+  if (text === 'true') return true;
+  if (/^[0-9]{1,3}$/.test(text)) return Number(text);
+  const entries = splitList(text);
+  if (entries.length === 0) return undefined;
+  const valid = entries.every((entry) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || rest.length > 0) return false;
+    if (bits === undefined) return true;
+    if (!/^[0-9]{1,3}$/.test(bits)) return false;
+    return Number(bits) <= (family === 4 ? 32 : 128);
+  });
+  return valid ? entries : undefined;
+}
 
 export function splitList(value: string): string[] {
   return value

@@ -28,6 +28,8 @@ export function loggerOptions(config: AppConfig): Params {
       level: config.logLevel,
       // The correlation id middleware already chose the id; pino logs it as `req.id`.
       genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
+      // The client's address as Express works it out (TRUST_PROXY): behind a proxy, `req.remoteAddress` is the proxy.
+      customProps: (req: IncomingMessage) => ({ clientIp: (req as IncomingMessage & { ip?: string }).ip }),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       serializers: {

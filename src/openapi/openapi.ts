@@ -1,8 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES } from '../shared/errors/error-codes';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/identity/domain/refresh-cookie';
 
-export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
+/**
+ * `refreshCookie` names the cookie the running configuration sets (`__Host-platform_refresh`, or
+ * `platform_refresh` with REFRESH_COOKIE_SECURE=false), so the document never describes another one.
+ */
+export function buildOpenApiDocument(app: INestApplication, version: string, refreshCookie: string = SECURE_COOKIE_NAME): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Uplink API')
@@ -10,8 +15,12 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addCookieAuth(
-      'platform_refresh',
-      { type: 'apiKey', in: 'cookie', description: '`__Host-platform_refresh` (or `platform_refresh` on plain HTTP): rotating refresh token' },
+      refreshCookie,
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description: `\`${refreshCookie}\`: the rotating refresh token (HttpOnly; \`${SECURE_COOKIE_NAME}\` with REFRESH_COOKIE_SECURE=true, \`${PLAIN_COOKIE_NAME}\` with false)`,
+      },
       'refreshCookie',
     )
     .build();
@@ -55,8 +64,8 @@ function withErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** `/docs` (UI) and `/docs/openapi.json`, outside `/v1` and public (design C13). */
-export function setupOpenApi(app: INestApplication, version: string): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, version), {
+export function setupOpenApi(app: INestApplication, version: string, refreshCookie: string = SECURE_COOKIE_NAME): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, version, refreshCookie), {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });

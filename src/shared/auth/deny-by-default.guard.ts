@@ -31,7 +31,7 @@ export class DenyByDefaultGuard extends AuthGuard('jwt') {
     this.context.setActor({ actorType: 'user', actorId: principal.userId });
 
     if (principal.passwordChangeRequired && !this.reflector.getAllAndOverride<boolean>(ALLOW_DURING_PASSWORD_CHANGE, targets)) {
-      throw new AuthorizationFailedError('password_change_required', 'Change your password before using this endpoint.');
+      throw new AuthorizationFailedError('password_change_required', 'Change your password first: POST /v1/auth/change-password with {currentPassword, newPassword}; its answer carries a new access token.');
     }
     if (this.reflector.getAllAndOverride<boolean>(PLATFORM_ADMIN_ONLY, targets) && !principal.isPlatformAdmin) {
       throw new AuthorizationFailedError('platform_admin_required', 'This endpoint requires the platform_admin role.');

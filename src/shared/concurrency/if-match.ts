@@ -11,12 +11,12 @@ const PATH = 'headers.if-match';
 /** The lockVersion an `If-Match` header names; missing or malformed is a 400 naming `headers.if-match`. */
 export function parseIfMatch(value: unknown): number {
   if (value === undefined || value === '') {
-    throw ValidationFailedError.single(PATH, 'required', 'This change needs an If-Match header with the current ETag, e.g. If-Match: "3".');
+    throw ValidationFailedError.single(PATH, 'required', 'This change needs an If-Match header: send back the ETag of your last read of this resource (GET it for the current one).');
   }
   const match = typeof value === 'string' ? IF_MATCH.exec(value.trim()) : null;
   const lockVersion = match ? Number(match[2]) : NaN;
   if (!Number.isSafeInteger(lockVersion)) {
-    throw ValidationFailedError.single(PATH, 'pattern', 'If-Match must be a quoted positive integer such as "3" (optionally W/"3").');
+    throw ValidationFailedError.single(PATH, 'pattern', 'If-Match must be the resource\'s ETag as sent: a quoted positive integer (optionally W/ before it).');
   }
   return lockVersion;
 }
@@ -54,7 +54,7 @@ export const documentIfMatch: ParameterDecorator = (target, propertyKey) => {
 /** 409 `lock_version_mismatch` + `currentLockVersion` unless the row (read under lock) is at the expected version. */
 export function assertLockVersion(current: number, expected: number): void {
   if (current !== expected) {
-    throw new ConflictError('lock_version_mismatch', `The resource changed since you read it: its lockVersion is now ${current}.`, {
+    throw new ConflictError('lock_version_mismatch', `The resource changed since you read it: its ETag is now "${current}" (lockVersion ${current}).`, {
       currentLockVersion: current,
     });
   }

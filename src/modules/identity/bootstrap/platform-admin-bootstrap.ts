@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
+import { dataDirOf } from '../../../config/development-secrets';
 import { SYSTEM_ACTOR } from '../../../shared/context/request-context';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { PasswordHasher, passwordPolicyViolation } from '../domain/password-hasher';
@@ -12,6 +13,28 @@ import { UserEntity } from '../domain/user.entity';
 const BOOTSTRAP_LOCK_KEY = 4_711_2027;
 
 export class BootstrapConfigurationError extends Error {}
+
+/** Where a development start keeps the first admin's one-time password (`.data/initial-admin-password`). */
+export function initialAdminPasswordFile(config: Pick<AppConfig, 'embeddedPgDir'>): string {
+  return join(dataDirOf(config), 'initial-admin-password');
+}
+
+/**
+ * Deletes the one-time password file once the password it holds has stopped working (`password` was just
+ * replaced). The file is only ever removed for the password it holds, so another user's change never touches it.
+ */
+export function discardInitialAdminPassword(config: Pick<AppConfig, 'embeddedPgDir'>, password: string): boolean {
+  const file = initialAdminPasswordFile(config);
+  try {
+    if (!existsSync(file) || readFileSync(file, 'utf8').trim() !== password) return false;
+    rmSync(file, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type BootstrapOutcome = 'created' | 'present' | 'unconfigured' | 'no_schema';
 
 /** NODE_ENV=development without PLATFORM_ADMIN_*: a local admin with a random one-time password. */
 function developmentAdmin(): NonNullable<AppConfig['platformAdmin']> {
@@ -32,6 +55,8 @@ function developmentAdmin(): NonNullable<AppConfig['platformAdmin']> {
 @Injectable()
 export class PlatformAdminBootstrap implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
+  /** What the start did about the first admin (for the start-up summary); null before it ran. */
+  outcome: { result: BootstrapOutcome; username: string | null } | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -76,9 +101,11 @@ export class PlatformAdminBootstrap implements OnApplicationBootstrap {
       });
       return 'created';
     });
+    this.outcome = { result: outcome, username: wanted?.username ?? null };
     if (outcome === 'created' && development && wanted) {
-      // Never in a log line (design C12): the password goes to a private file next to the embedded database.
-      const file = resolve(dirname(this.config.embeddedPgDir), 'initial-admin-password');
+      // Never in a log line: the password goes to a private file next to the embedded database; changing the
+      // password deletes it.
+      const file = initialAdminPasswordFile(this.config);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `${wanted.password}\n`, { mode: 0o600 });
       this.logger.warn(

@@ -8,6 +8,8 @@ import { SessionService } from '../domain/session-service';
 import { IssuedTokens, TokenIssuer } from '../domain/token-issuer';
 import { UserEntity } from '../domain/user.entity';
 import { ChangePasswordCommand } from './change-password.command';
+import { AppConfig } from '../../../config/app-config';
+import { discardInitialAdminPassword } from '../bootstrap/platform-admin-bootstrap';
 
 /**
  * Checks the current password under the login throttle (a stolen access token must not become a password
@@ -23,6 +25,7 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly tokens: TokenIssuer,
+    private readonly config: AppConfig,
   ) {}
 
   async execute({ principal, currentPassword, newPassword, ip }: ChangePasswordCommand): Promise<IssuedTokens> {
@@ -54,7 +57,7 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
     if (violation) throw ValidationFailedError.single('body.newPassword', 'password_policy', violation);
 
     const passwordHash = await this.hasher.hash(newPassword);
-    return this.unitOfWork.run(async (tx) => {
+    const issued = await this.unitOfWork.run(async (tx) => {
       await this.throttle.recordSuccess(tx.manager, key);
       await tx.manager.update(
         UserEntity,
@@ -78,5 +81,8 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
       });
       return { body: this.tokens.tokenBody(user.userId, session.sessionId, session.refreshIdleExpiresAt, false), refreshToken };
     });
+    // After COMMIT: a development start's one-time password file holds a password that no longer works.
+    discardInitialAdminPassword(this.config, currentPassword);
+    return issued;
   }
 }

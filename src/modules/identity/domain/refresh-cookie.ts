@@ -1,6 +1,6 @@
 import type { CookieOptions, Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
-import { AuthorizationFailedError } from '../../../shared/errors/domain-error';
+import { originNotAllowed } from '../../../shared/http/cors-preflight.middleware';
 
 export const SECURE_COOKIE_NAME = '__Host-platform_refresh';
 export const PLAIN_COOKIE_NAME = 'platform_refresh';
@@ -27,12 +27,13 @@ export class RefreshCookie {
     res.clearCookie(this.name, this.options());
   }
 
-  /** Refresh and logout need an `Origin` that exactly matches ALLOWED_ORIGINS (403 `origin_not_allowed`). */
+  /**
+   * Refresh and logout need an `Origin` the CORS policy allows (an exact ALLOWED_ORIGINS entry; in development
+   * also local http origins), else 403 `origin_not_allowed` naming the origin and the setting.
+   */
   assertAllowedOrigin(req: Request): void {
     const origin = req.headers.origin;
-    if (!origin || !this.config.allowedOrigins.includes(origin)) {
-      throw new AuthorizationFailedError('origin_not_allowed', 'This request must come from an allowed origin.');
-    }
+    if (!this.config.isOriginAllowed(origin)) throw originNotAllowed(origin, this.config);
   }
 
   private options(): CookieOptions {
