@@ -4,7 +4,7 @@ import { ConflictError, ValidationFailedError } from '../../../shared/errors/dom
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
 import { DeviceReader } from '../domain/device.reader';
-import { DeviceRepository, withDeviceConstraintsAsConflicts } from '../domain/device.repository';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
 import { DeviceAssignmentResponse } from '../domain/device.response.dto';
 import { AssignDeviceCommand } from './assign-device.command';
 
@@ -32,8 +32,8 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
       throw ValidationFailedError.single(VALID_FROM, 'range', 'validFrom must not be in the future.');
     }
 
-    return withDeviceConstraintsAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         const device = await this.devices.lock(tx.manager, deviceId);
         // Read again under the lock: a concurrent move may have changed the current unit.
         const current = await this.reader.currentAssignment(tx.manager, deviceId);
@@ -90,7 +90,8 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
           },
         });
         return DeviceAssignmentResponse.of(await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId }));
-      }),
+      },
+      { constraints: DEVICE_CONSTRAINTS },
     );
   }
 }

@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DeviceTypeEntity } from '../../device-types/domain/device-type.entity';
 import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
 import { DeviceEntity } from '../domain/device.entity';
-import { DeviceRepository, withDeviceConstraintsAsConflicts } from '../domain/device.repository';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
 import { DeviceResponse } from '../domain/device.response.dto';
 import { CreateDeviceCommand } from './create-device.command';
 
@@ -28,8 +28,8 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
     const { tenantId } = access.tenant;
     if (!access.can(caller.permission, '*')) access.require(caller.permission);
 
-    return withDeviceConstraintsAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         // FOR SHARE: a concurrent disable of the type waits until this device exists (and then still succeeds).
         const type = await tx.manager.findOne(DeviceTypeEntity, {
           where: { tenantId, deviceTypeId: input.deviceTypeId.toLowerCase() },
@@ -91,7 +91,8 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
           current = await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId });
         }
         return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), current);
-      }),
+      },
+      { constraints: DEVICE_CONSTRAINTS },
     );
   }
 }

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
 import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
-import { MembershipRepository, targetOf, withDuplicateMembershipAsConflict } from '../domain/membership.repository';
+import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { ChangeMembershipStatusCommand } from './change-membership-status.command';
 
@@ -22,8 +22,8 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
   ) {}
 
   execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
-    return withDuplicateMembershipAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         const { record, access } = await this.visible.load(principal, tx.manager, membershipId, { lock: true });
         if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
         if (record.status === status) {
@@ -50,7 +50,8 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
           },
         });
         return MembershipResponse.of(await this.memberships.find(tx.manager, membershipId));
-      }),
+      },
+      { constraints: MEMBERSHIP_CONSTRAINTS },
     );
   }
 }

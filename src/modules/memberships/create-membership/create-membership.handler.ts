@@ -11,7 +11,7 @@ import {
   findUnitRef,
   loadMembershipRecords,
   MembershipRepository,
-  withDuplicateMembershipAsConflict,
+  MEMBERSHIP_CONSTRAINTS,
 } from '../domain/membership.repository';
 import { CreateMembershipCommand } from './create-membership.command';
 import type { CreateMembershipRequest } from './create-membership.request.dto';
@@ -40,8 +40,8 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
 
     const tenantId = access.tenant.tenantId;
     const organizationUnitId = unit?.organizationUnitId ?? null;
-    return withDuplicateMembershipAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         await this.memberships.assertNoActiveDuplicate(tx.manager, { userId, tenantId, organizationUnitId });
         const inserted = await tx.manager.insert(MembershipEntity, {
           tenantId,
@@ -62,7 +62,8 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
         });
         const [record] = await loadMembershipRecords(tx.manager, [membershipId]);
         return MembershipResponse.of(record!);
-      }),
+      },
+      { constraints: MEMBERSHIP_CONSTRAINTS },
     );
   }
 
