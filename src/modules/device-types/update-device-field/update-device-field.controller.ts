@@ -4,7 +4,6 @@ import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundRe
 import type { Response } from 'express';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
 import { setEtag } from '../../../shared/concurrency/if-match';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { DeviceFieldResponse } from '../domain/device-field.response.dto';
 import { FieldIfMatch, FieldKeyParam } from '../device-type-path.params';
 import { UuidParam } from '../../../shared/validation/uuid-param';
@@ -31,9 +30,6 @@ export class UpdateDeviceFieldController {
     @Body() body: UpdateDeviceFieldRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceFieldResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     const field = await this.commandBus.execute(new UpdateDeviceFieldCommand(caller, deviceTypeId, key, expectedLockVersion, { ...body }));
     setEtag(res, field);
     return field;

@@ -4,7 +4,6 @@ import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundRe
 import type { Response } from 'express';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
 import { setEtag } from '../../../shared/concurrency/if-match';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { IfMatch } from '../../../shared/concurrency/if-match';
@@ -30,9 +29,6 @@ export class UpdateDeviceTypeController {
     @Body() body: UpdateDeviceTypeRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     const type = await this.commandBus.execute(new UpdateDeviceTypeCommand(caller, deviceTypeId, expectedLockVersion, { ...body }));
     setEtag(res, type);
     return type;

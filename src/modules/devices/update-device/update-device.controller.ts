@@ -2,7 +2,6 @@ import { Body, Controller, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { DeviceResponse } from '../domain/device.response.dto';
 import { UpdateDeviceCommand } from './update-device.command';
@@ -20,7 +19,6 @@ export class UpdateDeviceController {
   @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): the device is retired.' })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
   update(@CurrentCaller() caller: Caller, @UuidParam('deviceId') deviceId: string, @Body() body: UpdateDeviceRequest): Promise<DeviceResponse> {
-    if (Object.keys(body).length === 0) throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
     return this.commandBus.execute(new UpdateDeviceCommand(caller, deviceId, { ...body }));
   }
 }

@@ -2,7 +2,6 @@ import { Body, Controller, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit.command';
@@ -24,9 +23,6 @@ export class UpdateOrganizationUnitController {
     @UuidParam('organizationUnitId') organizationUnitId: string,
     @Body() body: UpdateOrganizationUnitRequest,
   ): Promise<OrganizationUnitResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateOrganizationUnitCommand(caller, organizationUnitId, { ...body }));
   }
 }

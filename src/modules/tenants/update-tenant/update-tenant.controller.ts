@@ -2,7 +2,6 @@ import { Body, Controller, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { TenantNumberParam } from '../tenant-number.param';
 import { TenantResponse } from '../tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant.command';
@@ -23,9 +22,6 @@ export class UpdateTenantController {
     @TenantNumberParam() tenantNumber: number,
     @Body() body: UpdateTenantRequest,
   ): Promise<TenantResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateTenantCommand(caller, tenantNumber, { ...body }));
   }
 }

@@ -2,7 +2,6 @@ import { Body, Controller, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../../shared/auth/principal';
-import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { UserResponse } from '../../identity/domain/user.response.dto';
 import { UpdateUserCommand } from './update-user.command';
@@ -26,9 +25,6 @@ export class UpdateUserController {
     @UuidParam('userId') userId: string,
     @Body() body: UpdateUserRequest,
   ): Promise<UserResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateUserCommand(principal, userId, { ...body }));
   }
 }
