@@ -39,7 +39,6 @@ export class ChangeDeviceTypeStatusHandler implements ICommandHandler<ChangeDevi
         entityType: 'device_type',
         entityId: deviceTypeId,
         tenantId: type.tenantId,
-        statusCode: 200,
         metadata: {
           key: type.key,
           status: { before: type.status, after: status },

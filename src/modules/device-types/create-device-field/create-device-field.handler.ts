@@ -54,7 +54,6 @@ export class CreateDeviceFieldHandler implements ICommandHandler<CreateDeviceFie
           entityType: 'device_field',
           entityId: deviceFieldDefinitionId,
           tenantId: type.tenantId,
-          statusCode: 201,
           metadata: {
             deviceTypeId,
             key: field.key,

@@ -39,7 +39,6 @@ export class CreateDeviceTypeHandler implements ICommandHandler<CreateDeviceType
           entityType: 'device_type',
           entityId: deviceTypeId,
           tenantId,
-          statusCode: 201,
           metadata: { key: type.key, name: type.name, lockVersion: type.lockVersion },
         });
         return DeviceTypeResponse.of(type);

@@ -80,7 +80,6 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
           entityType: 'device',
           entityId: deviceId,
           tenantId: device.tenantId,
-          statusCode: 201,
           metadata: {
             deviceAssignmentId,
             organizationUnitId: unit.organizationUnitId,

@@ -45,7 +45,6 @@ export class ChangeDeviceStatusHandler implements ICommandHandler<ChangeDeviceSt
         entityType: 'device',
         entityId: deviceId,
         tenantId: device.tenantId,
-        statusCode: 200,
         metadata: {
           status: { before: device.status, after: to },
           ...(ended ? { endedDeviceAssignmentId: ended.deviceAssignmentId, organizationUnitId: ended.organizationUnitId } : {}),

@@ -67,7 +67,6 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
           entityType: 'device',
           entityId: deviceId,
           tenantId,
-          statusCode: 201,
           metadata: { devEui: input.devEui, deviceTypeId: type.deviceTypeId, name: input.name, organizationUnitId: unit?.organizationUnitId ?? null },
         });
 
@@ -85,7 +84,6 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
             entityType: 'device',
             entityId: deviceId,
             tenantId,
-            statusCode: 201,
             metadata: { deviceAssignmentId, organizationUnitId: unit.organizationUnitId, previousOrganizationUnitId: null },
           });
           current = await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId });

@@ -40,7 +40,6 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
           entityType: 'membership',
           entityId: membershipId,
           tenantId: record.tenantId,
-          statusCode: 200,
           metadata: {
             userId: record.userId,
             organizationUnitId: record.organizationUnitId,

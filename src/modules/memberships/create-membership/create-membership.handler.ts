@@ -57,7 +57,6 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
           entityType: 'membership',
           entityId: membershipId,
           tenantId,
-          statusCode: 201,
           metadata: { userId, organizationUnitId, role: grant.role, includeDescendants },
         });
         const [record] = await loadMembershipRecords(tx.manager, [membershipId]);

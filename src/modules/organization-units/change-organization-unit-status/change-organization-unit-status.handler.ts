@@ -41,7 +41,6 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
         entityType: 'organization_unit',
         entityId: unit.organizationUnitId,
         tenantId: unit.tenantId,
-        statusCode: 200,
         metadata: { status: { before: unit.status, after: status } },
       });
       return this.reader.presentOne(access, await this.units.find(tx.manager, unit.organizationUnitId), tx.manager);

@@ -70,7 +70,6 @@ export class CreateOrganizationUnitHandler implements ICommandHandler<CreateOrga
           entityType: 'organization_unit',
           entityId: unit.organizationUnitId,
           tenantId,
-          statusCode: 201,
           metadata: { key: unit.key, name: unit.name, parentOrganizationUnitId: unit.parentOrganizationUnitId, depth: unit.depth },
         });
         return this.reader.presentOne(access, unit, tx.manager);

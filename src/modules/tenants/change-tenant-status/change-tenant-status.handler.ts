@@ -35,7 +35,6 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
         entityType: 'tenant',
         entityId: tenant.tenantId,
         tenantId: tenant.tenantId,
-        statusCode: 200,
         metadata: { status: { before: tenant.status, after: status } },
       });
       return TenantResponse.of(await this.tenants.find(tx.manager, tenant.tenantId));

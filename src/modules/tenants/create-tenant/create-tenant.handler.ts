@@ -27,7 +27,6 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
           entityType: 'tenant',
           entityId: tenant.tenantId,
           tenantId: tenant.tenantId,
-          statusCode: 201,
           metadata: { tenantNumber: tenant.tenantNumber, key: tenant.key, name: tenant.name, status: tenant.status },
         });
         return TenantResponse.of(tenant);

@@ -40,7 +40,6 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand, Use
           action: 'create',
           entityType: 'user',
           entityId: user.userId,
-          statusCode: 201,
           metadata: { username: user.username, status: user.status, platformRoles: [] },
         });
         return UserResponse.of(user, { withUsername: false });

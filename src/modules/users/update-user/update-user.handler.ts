@@ -61,7 +61,6 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
           action: statusMove ? (statusMove.after === 'disabled' ? 'disable' : 'reactivate') : 'update',
           entityType: 'user',
           entityId: user.userId,
-          statusCode: 200,
           metadata: {
             changedFields: changed,
             ...(statusMove ? { status: statusMove } : {}),
