@@ -19,7 +19,7 @@ export class ListDeviceTypesHandler implements IQueryHandler<ListDeviceTypesQuer
 
   async execute({ caller, tenantNumber, params }: ListDeviceTypesQuery): Promise<Page<DeviceTypeResponse>> {
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     const { tenantId } = access.tenant;
     const status = params.status ?? null;
     const q = params.q ?? null;

@@ -26,7 +26,7 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
   async execute({ caller, deviceId, input }: AssignDeviceCommand): Promise<DeviceAssignmentResponse> {
     const { access } = await this.reader.resolve(caller.principal, deviceId);
     // A caller without the permission anywhere is refused before its body references are looked at.
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     const requested = input.validFrom === undefined ? null : new Date(input.validFrom);
     if (requested && requested.getTime() > Date.now()) {
       throw ValidationFailedError.single(VALID_FROM, 'range', 'validFrom must not be in the future.');

@@ -26,7 +26,7 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
   async execute({ caller, tenantNumber, input }: CreateDeviceCommand): Promise<DeviceResponse> {
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
     const { tenantId } = access.tenant;
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
 
     return this.unitOfWork.run(
       async (tx) => {

@@ -29,7 +29,7 @@ export class ListDevicesHandler implements IQueryHandler<ListDevicesQuery, Page<
 
   async execute({ caller, tenantNumber, params }: ListDevicesQuery): Promise<Page<DeviceResponse>> {
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     const { tenantId } = access.tenant;
     const manager = this.dataSource.manager;
 

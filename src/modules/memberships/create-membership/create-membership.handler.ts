@@ -5,7 +5,7 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { canWrite, requireAnywhere } from '../domain/membership-scope';
+import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import {
   findUnitRef,
@@ -33,7 +33,7 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
 
   async execute({ principal, tenantNumber, grant }: CreateMembershipCommand): Promise<MembershipResponse> {
     const access = await this.accessService.tenantByNumber(principal, tenantNumber);
-    requireAnywhere(access, 'memberships:write');
+    access.requireAnywhere('memberships:write');
     const { userId, unit } = await this.resolveReferences(access, grant);
     const includeDescendants = grant.includeDescendants ?? true;
     if (!canWrite(access, { unit, includeDescendants })) throw access.missingPermission('memberships:write');

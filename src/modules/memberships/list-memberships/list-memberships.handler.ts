@@ -9,7 +9,6 @@ import type { Page } from '../../../shared/pagination/page';
 import { UserEntity } from '../../identity/domain/user.entity';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { requireAnywhere } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { findUnitRef, loadMembershipRecords } from '../domain/membership.repository';
 import { ListMembershipsQuery } from './list-memberships.query';
@@ -45,7 +44,7 @@ export class ListMembershipsHandler implements IQueryHandler<ListMembershipsQuer
     // Design §2 check order: a bad cursor is a 400 before the tenant's 404.
     this.paginator.verify(pageRequest);
     const access = await this.accessService.tenantByNumber(principal, tenantNumber);
-    requireAnywhere(access, 'memberships:read');
+    access.requireAnywhere('memberships:read');
     await assertReferences(this.dataSource.manager, access, filters);
 
     const query = this.dataSource

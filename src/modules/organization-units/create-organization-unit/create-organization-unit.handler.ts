@@ -30,7 +30,7 @@ export class CreateOrganizationUnitHandler implements ICommandHandler<CreateOrga
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
     const { tenantId } = access.tenant;
     // A caller without the permission anywhere in the tenant is refused before its body references are looked at.
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
 
     const parentId = input.parentOrganizationUnitId?.toLowerCase() ?? null;
     const parent = parentId ? await this.units.findInTenant(this.units.defaultManager, tenantId, parentId) : null;

@@ -30,7 +30,7 @@ export class ListOrganizationUnitsHandler implements IQueryHandler<ListOrganizat
 
   async execute({ caller, tenantNumber, params }: ListOrganizationUnitsQuery): Promise<Page<OrganizationUnitResponse>> {
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     const { tenantId } = access.tenant;
 
     const parentId = params.parentOrganizationUnitId?.toLowerCase() ?? null;
