@@ -4,6 +4,7 @@ import { AccessService, TenantAccess } from '../../../shared/access/access.servi
 import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { MembershipRecord, MembershipRepository, targetOf } from './membership.repository';
+import { resolveResource } from '../../../shared/access/resolve-resource';
 
 /**
  * Design §2 existence rule for `/v1/memberships/{id}`: a grant in a tenant the caller cannot see, or on a unit
@@ -23,16 +24,14 @@ export class VisibleMembership {
     membershipId: string,
     options: { lock?: boolean } = {},
   ): Promise<{ record: MembershipRecord; access: TenantAccess }> {
-    const record = await this.memberships.find(manager, membershipId, options);
-    let access: TenantAccess;
-    try {
-      access = await this.access.tenantById(principal, record.tenantId);
-    } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw new ResourceNotFoundError('membership');
-      throw error;
-    }
-    const { unit } = targetOf(record);
-    if (unit && access.relationTo(unit) === null) throw new ResourceNotFoundError('membership');
+    const { resource: record, access } = await resolveResource(this.access, principal, {
+      load: () => this.memberships.find(manager, membershipId, options),
+      notFound: () => new ResourceNotFoundError('membership'),
+      visible: (tenantAccess, found) => {
+        const { unit } = targetOf(found);
+        return !unit || tenantAccess.relationTo(unit) !== null;
+      },
+    });
     return { record, access };
   }
 }
