@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConflictError } from '../src/shared/errors/domain-error';
+import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { deliveredProbeEvents } from './support/pipeline-probe.module';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -117,5 +119,48 @@ describe('correlation id (design C11)', () => {
     expect(res.status).toBe(201);
     const [row] = await t.dataSource.query<AuditRow[]>(`SELECT * FROM audit_log WHERE entity_id = $1`, [res.body.probeId]);
     expect(row.correlation_id).toBe('audit-corr-7');
+  });
+});
+
+describe('unit of work: constraint names mapped to domain errors', () => {
+  let t: TestApp;
+  let uow: UnitOfWork;
+  const duplicate = () => new ConflictError('duplicate_key', 'A gadget with this key already exists.');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    uow = t.app.get(UnitOfWork);
+    await t.dataSource.query(`
+      CREATE TABLE gadgets (
+        key text NOT NULL,
+        CONSTRAINT gadgets_key_key UNIQUE (key),
+        CONSTRAINT gadgets_key_late UNIQUE (key) DEFERRABLE INITIALLY DEFERRED
+      )`);
+  });
+  afterAll(() => t.close());
+
+  it('maps a violation raised by a statement of the work', async () => {
+    await t.dataSource.query(`INSERT INTO gadgets (key) VALUES ('stmt')`);
+    const run = uow.run((tx) => tx.manager.query(`INSERT INTO gadgets (key) VALUES ('stmt')`), { constraints: { gadgets_key_key: duplicate } });
+    await expect(run).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'duplicate_key' } });
+  });
+
+  it('maps a violation raised only at COMMIT (a deferred constraint)', async () => {
+    await t.dataSource.query(`ALTER TABLE gadgets DROP CONSTRAINT gadgets_key_key`);
+    const run = uow.run(
+      async (tx) => {
+        await tx.manager.query(`INSERT INTO gadgets (key) VALUES ('late'), ('late')`);
+        return 'inserted';
+      },
+      { constraints: { gadgets_key_late: duplicate } },
+    );
+    await expect(run).rejects.toBeInstanceOf(ConflictError);
+    expect(await t.dataSource.query(`SELECT key FROM gadgets WHERE key = 'late'`)).toEqual([]);
+  });
+
+  it('leaves violations of constraints it was not given alone', async () => {
+    await t.dataSource.query(`INSERT INTO gadgets (key) VALUES ('other')`);
+    const run = uow.run((tx) => tx.manager.query(`INSERT INTO gadgets (key) VALUES ('other')`), { constraints: { gadgets_pkey: duplicate } });
+    await expect(run).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505', constraint: 'gadgets_key_late' }) });
   });
 });
