@@ -195,16 +195,16 @@ export class VersionStore {
   }
 
   /**
-   * Points the parent at `versionId`, checked in this order: parent 404, If-Match (409 `lock_version_mismatch` +
-   * `currentLockVersion`), version 404, 409 `version_not_released` (+`currentStatus`), 409 `already_active`.
+   * Points the parent at `versionId`, checked in this order: parent 404, version 404, If-Match (409
+   * `lock_version_mismatch` + `currentLockVersion`), 409 `version_not_released` (+`currentStatus`), 409 `already_active`.
    * Bumps the parent's lockVersion; audited as `<parent>.activated`, or `<parent>.rolled_back` when the new
    * target's number is lower than the active one's.
    */
   async activate(tx: TransactionScope, parentId: string, versionId: string, expectedLockVersion: number): Promise<ActivationResult> {
     const { p } = this;
     const parent = await this.lockParent(tx.manager, parentId);
-    assertLockVersion(parent.lockVersion, expectedLockVersion);
     const version = await this.findVersion(tx.manager, parentId, versionId);
+    assertLockVersion(parent.lockVersion, expectedLockVersion);
     if (version.status !== 'released') {
       throw new ConflictError('version_not_released', `Only a released version can be activated; this one is ${version.status}.`, {
         currentStatus: version.status,
