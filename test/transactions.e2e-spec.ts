@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loginAdmin } from './support/auth';
+import { as } from './support/http';
 import { ConflictError } from '../src/shared/errors/domain-error';
 import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { deliveredProbeEvents } from './support/pipeline-probe.module';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TEST_ORIGIN, TestApp } from './support/test-app';
 
 interface AuditRow {
   event_type: string;
@@ -162,5 +164,45 @@ describe('unit of work: constraint names mapped to domain errors', () => {
     await t.dataSource.query(`INSERT INTO gadgets (key) VALUES ('other')`);
     const run = uow.run((tx) => tx.manager.query(`INSERT INTO gadgets (key) VALUES ('other')`), { constraints: { gadgets_pkey: duplicate } });
     await expect(run).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505', constraint: 'gadgets_key_late' }) });
+  });
+});
+
+describe('audit rows record the status the route answered', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const statusOf = async (eventType: string, entityId: string): Promise<number | null> => {
+    const [row] = await t.dataSource.query<{ status_code: number | null }[]>(
+      `SELECT status_code FROM audit_log WHERE event_type = $1 AND entity_id = $2`,
+      [eventType, entityId],
+    );
+    return row?.status_code ?? null;
+  };
+
+  it('201 for a create, 200 for a POST action with @HttpCode(200), 204 for logout, 401 for a failed login', async () => {
+    const { accessToken } = await loginAdmin(t);
+    const api = as(t, accessToken);
+    const created = await api.post('/v1/tenants', { key: `audit-status-${Date.now()}`, name: 'Audit status' });
+    expect(created.status).toBe(201);
+    expect(await statusOf('tenant.created', created.body.tenantId)).toBe(201);
+
+    const disabled = await api.post(`/v1/tenants/${created.body.tenantNumber}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(await statusOf('tenant.disabled', created.body.tenantId)).toBe(200);
+
+    const { sid: sessionId } = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string };
+    const out = await t.http().post('/v1/auth/logout').set('Authorization', `Bearer ${accessToken}`).set('Origin', TEST_ORIGIN);
+    expect(out.status).toBe(204);
+    expect(await statusOf('session.logged_out', sessionId)).toBe(204);
+
+    await t.http().post('/v1/auth/login').send({ identifier: 'nobody-here', password: 'wrong-password-1' }).expect(401);
+    const [failed] = await t.dataSource.query<{ status_code: number }[]>(
+      `SELECT status_code FROM audit_log WHERE event_type = 'session.login_failed' ORDER BY occurred_at DESC LIMIT 1`,
+    );
+    expect(failed?.status_code).toBe(401);
   });
 });
