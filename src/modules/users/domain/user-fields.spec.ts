@@ -87,8 +87,8 @@ describe('UpdateUserRequest', () => {
     await expect(violationsOf(UpdateUserRequest, {})).resolves.toEqual([
       { path: 'body', rule: 'min_properties', message: 'Send at least one property to change.' },
     ]);
-    await expect(violationsOf(UpdateUserRequest, { '': 'x' })).resolves.toEqual([
-      { path: 'body', rule: 'min_properties', message: 'Send at least one property to change.' },
+    await expect(violationsOf(UpdateUserRequest, { '': 'x', displayName: 'X' })).resolves.toEqual([
+      { path: 'body', rule: 'unknown_property', message: 'This property is not allowed.' },
     ]);
     for (const body of [{ username: 'new-name' }, { email: 'x@example.com' }, { displayName: 'X' }, { status: 'disabled' }, { metadata: {} }]) {
       await expect(violationsOf(UpdateUserRequest, body)).resolves.toEqual([]);
