@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
@@ -21,6 +21,7 @@ import { DevicesModule } from './modules/devices/devices.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
+import { SuccessStatusInterceptor } from './shared/context/success-status.interceptor';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
@@ -63,6 +64,7 @@ export class AppModule {
         // Guards run in this order: authentication (401/403) first, then the per-user rate limit.
         { provide: APP_GUARD, useClass: DenyByDefaultGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_INTERCEPTOR, useClass: SuccessStatusInterceptor },
       ],
     };
   }

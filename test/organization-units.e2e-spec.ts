@@ -311,17 +311,21 @@ describe('organization units API', () => {
       expect(active.body.totalCount).toBe(0);
       const roots = await admin.get(`${unitsPath(tenant)}?status=active`).expect(200);
       expect(byId(roots).get(otherRoot.organizationUnitId)?.hasChildren).toBe(true);
-      const disabled = await admin.get(`${unitsPath(tenant)}?q=&status=disabled`).expect(200);
+      const disabled = await admin.get(`${unitsPath(tenant)}?q=unit-&status=disabled`).expect(200);
       expect(ids(disabled)).toEqual([disabledChild.organizationUnitId]);
     });
 
-    it('searches every visible unit with q (key or name, case-insensitive); an empty q lists them all', async () => {
+    it('searches every visible unit with q (key or name, case-insensitive); an empty q is no filter (the roots)', async () => {
       const zeta = await admin.get(`${unitsPath(tenant)}?q=ZETA`).expect(200);
       expect(ids(zeta)).toEqual([otherRoot.organizationUnitId, disabledChild.organizationUnitId]);
       const byKey = await admin.get(`${unitsPath(tenant)}?q=${chain[3]!.key}`).expect(200);
       expect(ids(byKey)).toEqual([chain[3]!.organizationUnitId]);
-      const all = await admin.get(`${unitsPath(tenant)}?q=`).expect(200);
+      const all = await admin.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(all.body.totalCount).toBe(9);
+      const empty = await admin.get(`${unitsPath(tenant)}?q=`).expect(200);
+      const roots = await admin.get(unitsPath(tenant)).expect(200);
+      expect(ids(empty)).toEqual([chain[0]!.organizationUnitId, otherRoot.organizationUnitId]);
+      expect(empty.body).toEqual(roots.body);
       expect(ids(all)).not.toContain(foreignUnit.organizationUnitId);
       const underParent = await admin.get(`${unitsPath(tenant)}?parentOrganizationUnitId=${chain[1]!.organizationUnitId}&q=off path`).expect(200);
       expect(ids(underParent)).toEqual([offPath.organizationUnitId]);
@@ -341,7 +345,7 @@ describe('organization units API', () => {
         expect.objectContaining({ organizationUnitId: chain[2]!.organizationUnitId, scopeRelation: 'accessible', hasChildren: true }),
       ]);
       expect(level3.body.totalCount).toBe(1);
-      const all = await api.get(`${unitsPath(tenant)}?q=`).expect(200);
+      const all = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(ids(all)).toEqual(chain.map((unit) => unit.organizationUnitId));
       expect((all.body.items as UnitItem[]).map((item) => item.scopeRelation)).toEqual(['ancestor', 'ancestor', 'accessible', 'accessible', 'accessible']);
 
@@ -353,7 +357,7 @@ describe('organization units API', () => {
 
     it('limits a grant without descendants to its unit (hasChildren false) and the path above it', async () => {
       const { api } = await member(tenant, 'tenant_viewer', chain[2]!, false);
-      const all = await api.get(`${unitsPath(tenant)}?q=`).expect(200);
+      const all = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(ids(all)).toEqual(chain.slice(0, 3).map((unit) => unit.organizationUnitId));
       expect(byId(all).get(chain[2]!.organizationUnitId)).toMatchObject({ scopeRelation: 'accessible', hasChildren: false });
       const children = await api.get(`${unitsPath(tenant)}?parentOrganizationUnitId=${chain[2]!.organizationUnitId}`).expect(200);
@@ -362,7 +366,7 @@ describe('organization units API', () => {
 
     it('shows nothing to a grant on the tenant node only', async () => {
       const { api } = await member(tenant, 'tenant_admin', null, false);
-      const res = await api.get(`${unitsPath(tenant)}?q=`).expect(200);
+      const res = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(res.body).toEqual({ items: [], totalCount: 0 });
     });
 

@@ -308,12 +308,12 @@ describe('tenant isolation', () => {
   });
 
   it('never lists foreign or out-of-scope units', async () => {
-    const all = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=`).set('Authorization', `Bearer ${tokens.adminA}`);
+    const all = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.adminA}`);
     const ids = (res: Response) => (res.body.items as { organizationUnitId: string }[]).map((item) => item.organizationUnitId);
     expect(all.status).toBe(200);
     expect(ids(all)).not.toContain(foreignUnit.organizationUnitId);
 
-    const scoped = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=`).set('Authorization', `Bearer ${tokens.scopedA}`);
+    const scoped = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.scopedA}`);
     expect(scoped.status).toBe(200);
     expect(ids(scoped)).not.toContain(sibling.organizationUnitId);
     expect(ids(scoped)).not.toContain(foreignUnit.organizationUnitId);

@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loginAdmin } from './support/auth';
+import { as } from './support/http';
+import { ConflictError } from '../src/shared/errors/domain-error';
+import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { deliveredProbeEvents } from './support/pipeline-probe.module';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TEST_ORIGIN, TestApp } from './support/test-app';
 
 interface AuditRow {
   event_type: string;
@@ -117,5 +121,88 @@ describe('correlation id (design C11)', () => {
     expect(res.status).toBe(201);
     const [row] = await t.dataSource.query<AuditRow[]>(`SELECT * FROM audit_log WHERE entity_id = $1`, [res.body.probeId]);
     expect(row.correlation_id).toBe('audit-corr-7');
+  });
+});
+
+describe('unit of work: constraint names mapped to domain errors', () => {
+  let t: TestApp;
+  let uow: UnitOfWork;
+  const duplicate = () => new ConflictError('duplicate_key', 'A gadget with this key already exists.');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    uow = t.app.get(UnitOfWork);
+    await t.dataSource.query(`
+      CREATE TABLE gadgets (
+        key text NOT NULL,
+        CONSTRAINT gadgets_key_key UNIQUE (key),
+        CONSTRAINT gadgets_key_late UNIQUE (key) DEFERRABLE INITIALLY DEFERRED
+      )`);
+  });
+  afterAll(() => t.close());
+
+  it('maps a violation raised by a statement of the work', async () => {
+    await t.dataSource.query(`INSERT INTO gadgets (key) VALUES ('stmt')`);
+    const run = uow.run((tx) => tx.manager.query(`INSERT INTO gadgets (key) VALUES ('stmt')`), { constraints: { gadgets_key_key: duplicate } });
+    await expect(run).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'duplicate_key' } });
+  });
+
+  it('maps a violation raised only at COMMIT (a deferred constraint)', async () => {
+    await t.dataSource.query(`ALTER TABLE gadgets DROP CONSTRAINT gadgets_key_key`);
+    const run = uow.run(
+      async (tx) => {
+        await tx.manager.query(`INSERT INTO gadgets (key) VALUES ('late'), ('late')`);
+        return 'inserted';
+      },
+      { constraints: { gadgets_key_late: duplicate } },
+    );
+    await expect(run).rejects.toBeInstanceOf(ConflictError);
+    expect(await t.dataSource.query(`SELECT key FROM gadgets WHERE key = 'late'`)).toEqual([]);
+  });
+
+  it('leaves violations of constraints it was not given alone', async () => {
+    await t.dataSource.query(`INSERT INTO gadgets (key) VALUES ('other')`);
+    const run = uow.run((tx) => tx.manager.query(`INSERT INTO gadgets (key) VALUES ('other')`), { constraints: { gadgets_pkey: duplicate } });
+    await expect(run).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505', constraint: 'gadgets_key_late' }) });
+  });
+});
+
+describe('audit rows record the status the route answered', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const statusOf = async (eventType: string, entityId: string): Promise<number | null> => {
+    const [row] = await t.dataSource.query<{ status_code: number | null }[]>(
+      `SELECT status_code FROM audit_log WHERE event_type = $1 AND entity_id = $2`,
+      [eventType, entityId],
+    );
+    return row?.status_code ?? null;
+  };
+
+  it('201 for a create, 200 for a POST action with @HttpCode(200), 204 for logout, 401 for a failed login', async () => {
+    const { accessToken } = await loginAdmin(t);
+    const api = as(t, accessToken);
+    const created = await api.post('/v1/tenants', { key: `audit-status-${Date.now()}`, name: 'Audit status' });
+    expect(created.status).toBe(201);
+    expect(await statusOf('tenant.created', created.body.tenantId)).toBe(201);
+
+    const disabled = await api.post(`/v1/tenants/${created.body.tenantNumber}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(await statusOf('tenant.disabled', created.body.tenantId)).toBe(200);
+
+    const { sid: sessionId } = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string };
+    const out = await t.http().post('/v1/auth/logout').set('Authorization', `Bearer ${accessToken}`).set('Origin', TEST_ORIGIN);
+    expect(out.status).toBe(204);
+    expect(await statusOf('session.logged_out', sessionId)).toBe(204);
+
+    await t.http().post('/v1/auth/login').send({ identifier: 'nobody-here', password: 'wrong-password-1' }).expect(401);
+    const [failed] = await t.dataSource.query<{ status_code: number }[]>(
+      `SELECT status_code FROM audit_log WHERE event_type = 'session.login_failed' ORDER BY occurred_at DESC LIMIT 1`,
+    );
+    expect(failed?.status_code).toBe(401);
   });
 });

@@ -113,7 +113,6 @@ export class RecordProbeHandler implements ICommandHandler<RecordProbeCommand> {
         action: 'record',
         entityType: 'probe',
         entityId: probeId,
-        statusCode: 201,
         metadata: { name: command.name, password: 'must-not-be-stored', nested: { accessToken: 'nope', kept: 1 } },
       });
       tx.publish(new ProbeRecordedEvent(probeId));

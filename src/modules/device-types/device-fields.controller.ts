@@ -13,7 +13,6 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { setEtag } from '../../shared/concurrency/if-match';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateDeviceFieldCommand } from './create-device-field/create-device-field.command';
 import { CreateDeviceFieldRequest } from './create-device-field/create-device-field.request.dto';
@@ -96,9 +95,6 @@ export class DeviceFieldsController {
     @Body() body: UpdateDeviceFieldRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceFieldResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     const field = await this.commandBus.execute(new UpdateDeviceFieldCommand(caller, deviceTypeId, key, expectedLockVersion, { ...body }));
     setEtag(res, field);
     return field;

@@ -13,7 +13,6 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status/change-device-type-status.command';
@@ -98,9 +97,6 @@ export class DeviceTypesController {
     @Body() body: UpdateDeviceTypeRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     const type = await this.commandBus.execute(new UpdateDeviceTypeCommand(caller, deviceTypeId, expectedLockVersion, { ...body }));
     setEtag(res, type);
     return type;

@@ -4,7 +4,6 @@ import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResp
 import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeDeviceStatusCommand } from './change-device-status/change-device-status.command';
@@ -84,7 +83,6 @@ export class DevicesController {
   @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): the device is retired.' })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
   update(@CurrentCaller() caller: Caller, @UuidParam('deviceId') deviceId: string, @Body() body: UpdateDeviceRequest): Promise<DeviceResponse> {
-    if (Object.keys(body).length === 0) throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
     return this.commandBus.execute(new UpdateDeviceCommand(caller, deviceId, { ...body }));
   }
 

@@ -95,9 +95,6 @@ export class MembershipsController {
     @UuidParam('membershipId') membershipId: string,
     @Body() body: UpdateMembershipRequest,
   ): Promise<MembershipResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateMembershipCommand(caller.principal, membershipId, { ...body }));
   }
 

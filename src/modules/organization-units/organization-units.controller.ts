@@ -12,7 +12,6 @@ import {
 import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status/change-organization-unit-status.command';
@@ -104,9 +103,6 @@ export class OrganizationUnitsController {
     @UuidParam('organizationUnitId') organizationUnitId: string,
     @Body() body: UpdateOrganizationUnitRequest,
   ): Promise<OrganizationUnitResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateOrganizationUnitCommand(caller, organizationUnitId, { ...body }));
   }
 

@@ -5,7 +5,6 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { ChangeTenantStatusCommand } from './change-tenant-status/change-tenant-status.command';
 import { CreateTenantCommand } from './create-tenant/create-tenant.command';
 import { CreateTenantRequest } from './create-tenant/create-tenant.request.dto';
@@ -68,9 +67,6 @@ export class TenantsController {
     @TenantNumberParam() tenantNumber: number,
     @Body() body: UpdateTenantRequest,
   ): Promise<TenantResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateTenantCommand(caller, tenantNumber, { ...body }));
   }
 

@@ -4,7 +4,6 @@ import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResp
 import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { UserResponse } from '../identity/domain/user.response.dto';
 import { CreateUserCommand } from './create-user/create-user.command';
@@ -74,9 +73,6 @@ export class UsersController {
     @UuidParam('userId') userId: string,
     @Body() body: UpdateUserRequest,
   ): Promise<UserResponse> {
-    if (Object.keys(body).length === 0) {
-      throw ValidationFailedError.single('body', 'min_properties', 'Send at least one property to change.');
-    }
     return this.commandBus.execute(new UpdateUserCommand(principal, userId, { ...body }));
   }
 

@@ -110,6 +110,14 @@ export class TenantAccess {
     if (!allowed) throw this.missingPermission(permission);
   }
 
+  /**
+   * 403 `missing_permission` unless the caller holds the permission somewhere in the tenant (any grant): the gate
+   * before a target's scope or a body's references are looked at, so a caller without it anywhere learns nothing.
+   */
+  requireAnywhere(permission: Permission): void {
+    if (!this.can(permission, '*')) throw this.missingPermission(permission);
+  }
+
   /** 403 `missing_permission`, remembered for this tenant's audit log (the exception filter writes it). */
   missingPermission(permission: Permission): AuthorizationFailedError {
     return new AuthorizationFailedError(

@@ -3,18 +3,20 @@ import type { Actor, RequestContext } from '../context/request-context';
 import { AuditLogEntity } from './audit-log.entity';
 import { AuditEntry, AuditWriter, MAX_AUDIT_METADATA_BYTES } from './audit-writer';
 
-type ContextView = Pick<RequestContext, 'actor' | 'http' | 'correlationId'>;
+type ContextView = Pick<RequestContext, 'actor' | 'http' | 'correlationId' | 'successStatus'>;
 
 const USER: Actor = { actorType: 'user', actorId: '5d1c0a52-7d0e-4c53-9a43-0f3c1b1d2e3f' };
 const IN_REQUEST: ContextView = {
   actor: USER,
   http: { method: 'POST', route: '/v1/devices/{deviceId}/assign' },
   correlationId: 'req-123',
+  successStatus: 201,
 };
 const OUTSIDE_REQUEST: ContextView = {
   actor: { actorType: 'system', actorId: 'system' },
   http: { method: null, route: null },
   correlationId: null,
+  successStatus: null,
 };
 const ENTRY: AuditEntry = { eventType: 'device.assigned', action: 'assign', entityType: 'device' };
 
@@ -43,7 +45,7 @@ describe('AuditWriter', () => {
         entityId: 'dev-1',
         tenantId: 'ten-1',
         outcome: 'denied',
-        statusCode: 403,
+        errorCode: 'AUTHORIZATION_FAILED',
         metadata: { reason: 'missing_permission' },
       });
       expect(row).toEqual({
@@ -65,9 +67,20 @@ describe('AuditWriter', () => {
       expect(save).toHaveBeenCalledWith(AuditLogEntity, row);
     });
 
-    it('defaults to a successful outcome without tenant, entity id, status or metadata', async () => {
+    it("defaults to a successful outcome with the route's success status, without tenant, entity id or metadata", async () => {
       const { row } = await write(ENTRY);
-      expect(row).toMatchObject({ tenantId: null, entityId: null, outcome: 'success', statusCode: null, metadata: {} });
+      expect(row).toMatchObject({ tenantId: null, entityId: null, outcome: 'success', statusCode: 201, metadata: {} });
+    });
+
+    it("records a failure with its error's status, never the route's success status", async () => {
+      const { row } = await write({ ...ENTRY, outcome: 'failure', errorCode: 'AUTHENTICATION_FAILED' });
+      expect(row).toMatchObject({ outcome: 'failure', statusCode: 401 });
+      expect((await write({ ...ENTRY, outcome: 'failure' })).row).toMatchObject({ statusCode: null });
+    });
+
+    it('records no status outside a request', async () => {
+      const { row } = await write(ENTRY, OUTSIDE_REQUEST);
+      expect(row).toMatchObject({ statusCode: null });
     });
 
     it("uses the entry's actor over the request's", async () => {

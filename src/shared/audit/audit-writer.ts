@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Actor, RequestContext } from '../context/request-context';
+import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
 import { AuditLogEntity, AuditOutcome } from './audit-log.entity';
 
 export interface AuditEntry {
@@ -13,7 +14,11 @@ export interface AuditEntry {
   entityId?: string | null;
   tenantId?: string | null;
   outcome?: AuditOutcome;
-  statusCode?: number | null;
+  /**
+   * For a `denied` or `failure` event: the error the request answers, whose HTTP status is recorded. A success
+   * records the status its route answers on success; neither is the handler's business.
+   */
+  errorCode?: ErrorCode;
   metadata?: Record<string, unknown>;
   /** Defaults to the request's actor (or `system` outside a request). */
   actor?: Actor;
@@ -71,7 +76,7 @@ export class AuditWriter {
       correlationId: this.context.correlationId ?? `system-${randomUUID()}`,
       method: http.method,
       route: http.route,
-      statusCode: entry.statusCode ?? null,
+      statusCode: entry.errorCode ? ERROR_CODES[entry.errorCode].status : (entry.outcome ?? 'success') === 'success' ? this.context.successStatus : null,
       metadata,
     });
     return manager.save(AuditLogEntity, row);

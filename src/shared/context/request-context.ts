@@ -12,6 +12,7 @@ export interface Actor {
 export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: 'system' };
 const ANONYMOUS_ACTOR: Actor = { actorType: 'anonymous', actorId: 'anonymous' };
 const ACTOR_KEY = 'actor';
+const SUCCESS_STATUS_KEY = 'successStatus';
 
 /** Typed access to the per-request store (nestjs-cls); outside a request it answers as the system. */
 @Injectable()
@@ -29,6 +30,16 @@ export class RequestContext {
 
   setActor(actor: Actor): void {
     this.cls.set(ACTOR_KEY, actor);
+  }
+
+  /** The HTTP status the current route answers on success (its `@HttpCode`, else 201 for POST, 200 otherwise). */
+  get successStatus(): number | null {
+    if (!this.request) return null;
+    return this.cls.get<number | undefined>(SUCCESS_STATUS_KEY) ?? null;
+  }
+
+  setSuccessStatus(status: number): void {
+    this.cls.set(SUCCESS_STATUS_KEY, status);
   }
 
   /** Method and route template of the current HTTP request, or nulls for non-HTTP work. */

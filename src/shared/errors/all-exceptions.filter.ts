@@ -37,7 +37,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
           entityType: 'access',
           tenantId: error.tenantId ?? null,
           outcome: 'denied',
-          statusCode: 403,
+          errorCode: 'AUTHORIZATION_FAILED',
           metadata: { reason: error.details?.reason, ...(error.details?.permission ? { permission: error.details.permission } : {}) },
         }),
       );

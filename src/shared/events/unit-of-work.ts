@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EventBus, IEvent } from '@nestjs/cqrs';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntry, AuditWriter } from '../audit/audit-writer';
+import { ConstraintErrors, mapConstraintViolation } from '../database/pg-errors';
 
 /** What a command handler gets while its transaction is open. */
 export interface TransactionScope {
@@ -12,6 +13,15 @@ export interface TransactionScope {
   publish(event: IEvent): void;
   /** Writes an audit row in this transaction. */
   audit(entry: AuditEntry): Promise<void>;
+}
+
+export interface RunOptions {
+  /**
+   * Constraint name -> domain error: a violation of a named constraint raised anywhere in the transaction
+   * (a statement of the work or the COMMIT, for deferred constraints) is answered with that error instead of
+   * a 500. This is how a lost race that passed the handler's own check (two creates of one key) becomes a 409.
+   */
+  constraints?: ConstraintErrors;
 }
 
 /**
@@ -28,7 +38,15 @@ export class UnitOfWork {
     private readonly auditWriter: AuditWriter,
   ) {}
 
-  async run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+  async run<T>(work: (scope: TransactionScope) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    try {
+      return await this.runTransaction(work);
+    } catch (error) {
+      throw mapConstraintViolation(error, options.constraints) ?? error;
+    }
+  }
+
+  private async runTransaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
 

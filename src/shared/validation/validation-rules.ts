@@ -60,6 +60,10 @@ function pickViolation(path: string, value: unknown, constraints: [string, strin
   if (name === 'unknownValue') {
     return { path, rule: 'type', message: 'Expected a JSON object.' };
   }
+  if (name === 'min_properties') {
+    // An object-level rule: its "value" is no property, so it must not read as a missing one.
+    return { path, rule: 'min_properties', message };
+  }
   if (value === undefined || value === null) {
     return { path, rule: 'required', message: 'This property is required.' };
   }

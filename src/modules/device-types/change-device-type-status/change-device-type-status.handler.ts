@@ -1,11 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
 import { DeviceTypeEntity } from '../domain/device-type.entity';
 import { DeviceTypeReader } from '../domain/device-type.reader';
 import { DeviceTypeRepository } from '../domain/device-type.repository';
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status.command';
+
+const TRANSITIONS = new StatusTransitions('device_type', DISABLE_REACTIVATE);
 
 /**
  * Design §5.8, §7: `active` ⇄ `disabled`; the same status again is 409 `invalid_state` with `currentStatus`
@@ -23,28 +25,20 @@ export class ChangeDeviceTypeStatusHandler implements ICommandHandler<ChangeDevi
     const { access } = await this.reader.resolve(caller.principal, deviceTypeId);
     access.require(caller.permission);
     return this.unitOfWork.run(async (tx) => {
-      const type = await this.types.lockType(tx.manager, deviceTypeId, expectedLockVersion);
-      if (type.status === status) {
-        throw new ConflictError('invalid_state', `The device type is already ${status}.`, { currentStatus: type.status });
-      }
-      await tx.manager.update(
-        DeviceTypeEntity,
-        { deviceTypeId },
-        { status, lockVersion: type.lockVersion + 1, updatedAt: () => 'clock_timestamp()' },
-      );
-      const disabling = status === 'disabled';
-      await tx.audit({
-        eventType: disabling ? 'device_type.disabled' : 'device_type.reactivated',
-        action: disabling ? 'disable' : 'reactivate',
-        entityType: 'device_type',
-        entityId: deviceTypeId,
-        tenantId: type.tenantId,
-        statusCode: 200,
-        metadata: {
-          key: type.key,
-          status: { before: type.status, after: status },
-          lockVersion: { before: type.lockVersion, after: type.lockVersion + 1 },
+      await TRANSITIONS.apply(tx, {
+        action: disableActionFor(status),
+        // If-Match is checked under the lock, before the move (409 lock_version_mismatch wins over invalid_state).
+        lock: () => this.types.lockType(tx.manager, deviceTypeId, expectedLockVersion),
+        update: async (type, move) => {
+          await tx.manager.update(
+            DeviceTypeEntity,
+            { deviceTypeId },
+            { status: move.to, lockVersion: type.lockVersion + 1, updatedAt: () => 'clock_timestamp()' },
+          );
         },
+        entityId: deviceTypeId,
+        tenantId: access.tenant.tenantId,
+        metadata: (type) => ({ key: type.key, lockVersion: { before: type.lockVersion, after: type.lockVersion + 1 } }),
       });
       return DeviceTypeResponse.of(await this.types.findType(tx.manager, deviceTypeId));
     });

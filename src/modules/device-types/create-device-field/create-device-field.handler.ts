@@ -5,7 +5,7 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { canonicalTargets, DeviceFieldDefinitionEntity } from '../domain/device-field-definition.entity';
 import { DeviceFieldResponse } from '../domain/device-field.response.dto';
 import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository, MAX_ACTIVE_FIELDS, withDuplicateKeysAsConflict } from '../domain/device-type.repository';
+import { DeviceTypeRepository, MAX_ACTIVE_FIELDS, DEVICE_TYPE_CONSTRAINTS } from '../domain/device-type.repository';
 import { CreateDeviceFieldCommand } from './create-device-field.command';
 
 /**
@@ -25,8 +25,8 @@ export class CreateDeviceFieldHandler implements ICommandHandler<CreateDeviceFie
     const { access } = await this.reader.resolve(caller.principal, deviceTypeId);
     access.require(caller.permission);
 
-    return withDuplicateKeysAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         const type = await this.types.lockType(tx.manager, deviceTypeId);
         await this.types.assertFieldKeyAvailable(tx.manager, deviceTypeId, input.key);
         if ((await this.types.countActiveFields(tx.manager, deviceTypeId)) >= MAX_ACTIVE_FIELDS) {
@@ -54,7 +54,6 @@ export class CreateDeviceFieldHandler implements ICommandHandler<CreateDeviceFie
           entityType: 'device_field',
           entityId: deviceFieldDefinitionId,
           tenantId: type.tenantId,
-          statusCode: 201,
           metadata: {
             deviceTypeId,
             key: field.key,
@@ -65,7 +64,8 @@ export class CreateDeviceFieldHandler implements ICommandHandler<CreateDeviceFie
           },
         });
         return DeviceFieldResponse.of(field);
-      }),
+      },
+      { constraints: DEVICE_TYPE_CONSTRAINTS },
     );
   }
 }

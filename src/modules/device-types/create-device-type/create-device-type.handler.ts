@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DeviceTypeEntity } from '../domain/device-type.entity';
-import { DeviceTypeRepository, withDuplicateKeysAsConflict } from '../domain/device-type.repository';
+import { DeviceTypeRepository, DEVICE_TYPE_CONSTRAINTS } from '../domain/device-type.repository';
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { CreateDeviceTypeCommand } from './create-device-type.command';
 
@@ -21,8 +21,8 @@ export class CreateDeviceTypeHandler implements ICommandHandler<CreateDeviceType
     access.require(caller.permission);
     const { tenantId } = access.tenant;
 
-    return withDuplicateKeysAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         await this.types.assertTypeKeyAvailable(tx.manager, tenantId, input.key);
         const deviceTypeId = randomUUID();
         await tx.manager.insert(DeviceTypeEntity, {
@@ -39,11 +39,11 @@ export class CreateDeviceTypeHandler implements ICommandHandler<CreateDeviceType
           entityType: 'device_type',
           entityId: deviceTypeId,
           tenantId,
-          statusCode: 201,
           metadata: { key: type.key, name: type.name, lockVersion: type.lockVersion },
         });
         return DeviceTypeResponse.of(type);
-      }),
+      },
+      { constraints: DEVICE_TYPE_CONSTRAINTS },
     );
   }
 }

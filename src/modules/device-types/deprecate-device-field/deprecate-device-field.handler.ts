@@ -44,7 +44,6 @@ export class DeprecateDeviceFieldHandler implements ICommandHandler<DeprecateDev
         entityType: 'device_field',
         entityId: field.deviceFieldDefinitionId,
         tenantId: field.tenantId,
-        statusCode: 200,
         metadata: {
           deviceTypeId,
           key: field.key,

@@ -4,6 +4,7 @@ import { AccessService, TenantAccess } from '../../../shared/access/access.servi
 import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { DeviceTypeEntity } from './device-type.entity';
+import { resolveResource } from '../../../shared/access/resolve-resource';
 
 /** The 404 of every device type the caller cannot see: missing, or in a tenant without an effective grant (design §2). */
 export const deviceTypeNotFound = () => new ResourceNotFoundError('device_type');
@@ -27,14 +28,10 @@ export class DeviceTypeReader {
 
   /** The type if its tenant is visible to the caller; otherwise exactly the 404 of a missing type. */
   async resolve(principal: Principal, deviceTypeId: string): Promise<ResolvedDeviceType> {
-    const deviceType = await this.dataSource.manager.findOneBy(DeviceTypeEntity, { deviceTypeId });
-    if (!deviceType) throw deviceTypeNotFound();
-    try {
-      return { access: await this.accessService.tenantById(principal, deviceType.tenantId), deviceType };
-    } catch (error) {
-      // An invisible tenant must not show through as `tenant`: the type is simply not found.
-      if (error instanceof ResourceNotFoundError) throw deviceTypeNotFound();
-      throw error;
-    }
+    const { resource: deviceType, access } = await resolveResource(this.accessService, principal, {
+      load: () => this.dataSource.manager.findOneBy(DeviceTypeEntity, { deviceTypeId }),
+      notFound: deviceTypeNotFound,
+    });
+    return { access, deviceType };
   }
 }

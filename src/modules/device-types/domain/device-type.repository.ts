@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { EntityManager } from 'typeorm';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { assertLockVersion } from '../../../shared/concurrency/if-match';
-import { isUniqueViolation } from '../../tenants/domain/tenant.repository';
 import { DeviceFieldDefinitionEntity } from './device-field-definition.entity';
 import { deviceFieldNotFound } from './device-field.reader';
 import { DeviceTypeEntity } from './device-type.entity';
@@ -70,12 +70,4 @@ export class DeviceTypeRepository {
 }
 
 /** A concurrent create that passed the key check still answers 409 `duplicate_key`, never 500. */
-export async function withDuplicateKeysAsConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, TYPE_KEY_CONSTRAINT)) throw duplicateTypeKey();
-    if (isUniqueViolation(error, FIELD_KEY_CONSTRAINT)) throw duplicateFieldKey();
-    throw error;
-  }
-}
+export const DEVICE_TYPE_CONSTRAINTS: ConstraintErrors = { [TYPE_KEY_CONSTRAINT]: duplicateTypeKey, [FIELD_KEY_CONSTRAINT]: duplicateFieldKey };

@@ -15,7 +15,7 @@ export class GetDeviceFieldHandler implements IQueryHandler<GetDeviceFieldQuery,
   async execute({ caller, deviceTypeId, key }: GetDeviceFieldQuery): Promise<DeviceFieldResponse> {
     const { access } = await this.types.resolve(caller.principal, deviceTypeId);
     const field = await this.fields.getByKey(deviceTypeId, key);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     return DeviceFieldResponse.of(field);
   }
 }

@@ -10,7 +10,7 @@ export class GetDeviceTypeHandler implements IQueryHandler<GetDeviceTypeQuery, D
 
   async execute({ caller, deviceTypeId }: GetDeviceTypeQuery): Promise<DeviceTypeResponse> {
     const { access, deviceType } = await this.reader.resolve(caller.principal, deviceTypeId);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     return DeviceTypeResponse.of(deviceType);
   }
 }

@@ -14,7 +14,7 @@ export class ListDeviceFieldsHandler implements IQueryHandler<ListDeviceFieldsQu
 
   async execute({ caller, deviceTypeId }: ListDeviceFieldsQuery): Promise<DeviceFieldResponse[]> {
     const { access } = await this.types.resolve(caller.principal, deviceTypeId);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     return (await this.fields.all(deviceTypeId)).map((field) => DeviceFieldResponse.of(field));
   }
 }

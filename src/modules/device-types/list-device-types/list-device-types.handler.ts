@@ -7,6 +7,7 @@ import type { Page } from '../../../shared/pagination/page';
 import { DeviceTypeEntity } from '../domain/device-type.entity';
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { ListDeviceTypesQuery } from './list-device-types.query';
+import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /** Design §5.8: the tenant's device types, "Ascending" family (design §4), filtered by `status` and `q`. */
 @QueryHandler(ListDeviceTypesQuery)
@@ -18,27 +19,29 @@ export class ListDeviceTypesHandler implements IQueryHandler<ListDeviceTypesQuer
   ) {}
 
   async execute({ caller, tenantNumber, params }: ListDeviceTypesQuery): Promise<Page<DeviceTypeResponse>> {
-    const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
-    const { tenantId } = access.tenant;
     const status = params.status ?? null;
-    const q = params.q ?? null;
-
-    const query = this.dataSource.getRepository(DeviceTypeEntity).createQueryBuilder('dt').where('dt.tenant_id = :tenantId', { tenantId });
-    if (status) query.andWhere('dt.status = :status', { status });
-    if (q) query.andWhere(`(dt.key ILIKE :pattern ESCAPE '\\' OR dt.name ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(q) });
-
-    const page = await this.paginator.ascending(
-      query,
-      { createdAt: 'dt.created_at', id: 'dt.device_type_id' },
-      {
-        actorId: caller.principal.userId,
-        scope: `tenants/${tenantId}/device-types`,
-        filters: { status, q },
-        limit: params.limit,
-        cursor: params.cursor,
+    const q = searchTerm(params.q);
+    const pageRequest = {
+      actorId: caller.principal.userId,
+      scope: `tenants/${tenantNumber}/device-types`,
+      filters: { status, q },
+      limit: params.limit,
+      cursor: params.cursor,
+    };
+    return runTenantList({
+      validate: () => this.paginator.verify(pageRequest),
+      tenant: () => this.accessService.tenantByNumber(caller.principal, tenantNumber),
+      permission: (access) => access.requireAnywhere(caller.permission),
+      query: async (access) => {
+        const query = this.dataSource
+          .getRepository(DeviceTypeEntity)
+          .createQueryBuilder('dt')
+          .where('dt.tenant_id = :tenantId', { tenantId: access.tenant.tenantId });
+        if (status) query.andWhere('dt.status = :status', { status });
+        if (q) query.andWhere(`(dt.key ILIKE :pattern ESCAPE '\\' OR dt.name ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(q) });
+        const page = await this.paginator.ascending(query, { createdAt: 'dt.created_at', id: 'dt.device_type_id' }, pageRequest);
+        return { ...page, items: page.items.map((type) => DeviceTypeResponse.of(type)) };
       },
-    );
-    return { ...page, items: page.items.map((type) => DeviceTypeResponse.of(type)) };
+    });
   }
 }

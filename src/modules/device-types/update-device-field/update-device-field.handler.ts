@@ -59,7 +59,6 @@ export class UpdateDeviceFieldHandler implements ICommandHandler<UpdateDeviceFie
         entityType: 'device_field',
         entityId: field.deviceFieldDefinitionId,
         tenantId: field.tenantId,
-        statusCode: 200,
         metadata: {
           deviceTypeId,
           key: field.key,

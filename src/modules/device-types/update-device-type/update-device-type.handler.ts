@@ -43,7 +43,6 @@ export class UpdateDeviceTypeHandler implements ICommandHandler<UpdateDeviceType
         entityType: 'device_type',
         entityId: deviceTypeId,
         tenantId: type.tenantId,
-        statusCode: 200,
         metadata: {
           key: type.key,
           changedFields: changed,

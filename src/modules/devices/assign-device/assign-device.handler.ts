@@ -4,7 +4,7 @@ import { ConflictError, ValidationFailedError } from '../../../shared/errors/dom
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
 import { DeviceReader } from '../domain/device.reader';
-import { DeviceRepository, withDeviceConstraintsAsConflicts } from '../domain/device.repository';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
 import { DeviceAssignmentResponse } from '../domain/device.response.dto';
 import { AssignDeviceCommand } from './assign-device.command';
 
@@ -26,14 +26,14 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
   async execute({ caller, deviceId, input }: AssignDeviceCommand): Promise<DeviceAssignmentResponse> {
     const { access } = await this.reader.resolve(caller.principal, deviceId);
     // A caller without the permission anywhere is refused before its body references are looked at.
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
     const requested = input.validFrom === undefined ? null : new Date(input.validFrom);
     if (requested && requested.getTime() > Date.now()) {
       throw ValidationFailedError.single(VALID_FROM, 'range', 'validFrom must not be in the future.');
     }
 
-    return withDeviceConstraintsAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         const device = await this.devices.lock(tx.manager, deviceId);
         // Read again under the lock: a concurrent move may have changed the current unit.
         const current = await this.reader.currentAssignment(tx.manager, deviceId);
@@ -80,7 +80,6 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
           entityType: 'device',
           entityId: deviceId,
           tenantId: device.tenantId,
-          statusCode: 201,
           metadata: {
             deviceAssignmentId,
             organizationUnitId: unit.organizationUnitId,
@@ -90,7 +89,8 @@ export class AssignDeviceHandler implements ICommandHandler<AssignDeviceCommand,
           },
         });
         return DeviceAssignmentResponse.of(await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId }));
-      }),
+      },
+      { constraints: DEVICE_CONSTRAINTS },
     );
   }
 }

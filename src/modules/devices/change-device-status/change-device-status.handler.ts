@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { StatusTransitions } from '../../../shared/state/status-transitions';
 import { DeviceStatus } from '../domain/device.entity';
 import { DeviceReader } from '../domain/device.reader';
 import { DeviceRepository } from '../domain/device.repository';
@@ -8,11 +8,12 @@ import { DeviceResponse } from '../domain/device.response.dto';
 import { ChangeDeviceStatusCommand, DeviceStatusMove } from './change-device-status.command';
 
 /** Design §7: `active` ⇄ `disabled`; either → `retired` (terminal). */
-const MOVES: Record<DeviceStatusMove, { from: DeviceStatus[]; to: DeviceStatus; past: 'disabled' | 'reactivated' | 'retired' }> = {
-  disable: { from: ['active'], to: 'disabled', past: 'disabled' },
-  reactivate: { from: ['disabled'], to: 'active', past: 'reactivated' },
-  retire: { from: ['active', 'disabled'], to: 'retired', past: 'retired' },
-};
+const TRANSITIONS = new StatusTransitions<DeviceStatus, DeviceStatusMove>('device', [
+  { from: 'active', action: 'disable', to: 'disabled', event: 'disabled' },
+  { from: 'disabled', action: 'reactivate', to: 'active', event: 'reactivated' },
+  { from: 'active', action: 'retire', to: 'retired', event: 'retired' },
+  { from: 'disabled', action: 'retire', to: 'retired', event: 'retired' },
+]);
 
 @CommandHandler(ChangeDeviceStatusCommand)
 export class ChangeDeviceStatusHandler implements ICommandHandler<ChangeDeviceStatusCommand, DeviceResponse> {
@@ -25,31 +26,23 @@ export class ChangeDeviceStatusHandler implements ICommandHandler<ChangeDeviceSt
   async execute({ caller, deviceId, move }: ChangeDeviceStatusCommand): Promise<DeviceResponse> {
     const { access, current } = await this.reader.resolve(caller.principal, deviceId);
     access.require(caller.permission, this.reader.target(current));
-    const { from, to, past } = MOVES[move];
     return this.unitOfWork.run(async (tx) => {
-      const device = await this.devices.lock(tx.manager, deviceId);
-      if (!from.includes(device.status)) {
-        throw new ConflictError('invalid_state', `A ${device.status} device cannot be ${past}.`, { currentStatus: device.status });
-      }
-      // Retiring ends the open period now (never before it started) and, by leaving the partial unique index,
-      // frees the devEui.
-      const ended = move === 'retire' ? await this.devices.endOpenPeriodNow(tx.manager, deviceId) : null;
-      await tx.manager.query(
-        `UPDATE devices SET status = $2::varchar, retired_at = CASE WHEN $2::varchar = 'retired' THEN clock_timestamp() END, updated_at = clock_timestamp()
-          WHERE device_id = $1`,
-        [deviceId, to],
-      );
-      await tx.audit({
-        eventType: `device.${past}`,
+      await TRANSITIONS.apply(tx, {
         action: move,
-        entityType: 'device',
-        entityId: deviceId,
-        tenantId: device.tenantId,
-        statusCode: 200,
-        metadata: {
-          status: { before: device.status, after: to },
-          ...(ended ? { endedDeviceAssignmentId: ended.deviceAssignmentId, organizationUnitId: ended.organizationUnitId } : {}),
+        lock: () => this.devices.lock(tx.manager, deviceId),
+        update: async (_device, { to }) => {
+          // Retiring ends the open period now (never before it started) and, by leaving the partial unique index,
+          // frees the devEui.
+          const ended = move === 'retire' ? await this.devices.endOpenPeriodNow(tx.manager, deviceId) : null;
+          await tx.manager.query(
+            `UPDATE devices SET status = $2::varchar, retired_at = CASE WHEN $2::varchar = 'retired' THEN clock_timestamp() END, updated_at = clock_timestamp()
+              WHERE device_id = $1`,
+            [deviceId, to],
+          );
+          return ended ? { endedDeviceAssignmentId: ended.deviceAssignmentId, organizationUnitId: ended.organizationUnitId } : {};
         },
+        entityId: deviceId,
+        tenantId: access.tenant.tenantId,
       });
       const open = await this.reader.currentAssignment(tx.manager, deviceId);
       return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), open?.assignment ?? null);

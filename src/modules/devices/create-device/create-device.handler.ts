@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DeviceTypeEntity } from '../../device-types/domain/device-type.entity';
 import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
 import { DeviceEntity } from '../domain/device.entity';
-import { DeviceRepository, withDeviceConstraintsAsConflicts } from '../domain/device.repository';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
 import { DeviceResponse } from '../domain/device.response.dto';
 import { CreateDeviceCommand } from './create-device.command';
 
@@ -26,10 +26,10 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
   async execute({ caller, tenantNumber, input }: CreateDeviceCommand): Promise<DeviceResponse> {
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
     const { tenantId } = access.tenant;
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
 
-    return withDeviceConstraintsAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         // FOR SHARE: a concurrent disable of the type waits until this device exists (and then still succeeds).
         const type = await tx.manager.findOne(DeviceTypeEntity, {
           where: { tenantId, deviceTypeId: input.deviceTypeId.toLowerCase() },
@@ -67,7 +67,6 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
           entityType: 'device',
           entityId: deviceId,
           tenantId,
-          statusCode: 201,
           metadata: { devEui: input.devEui, deviceTypeId: type.deviceTypeId, name: input.name, organizationUnitId: unit?.organizationUnitId ?? null },
         });
 
@@ -85,13 +84,13 @@ export class CreateDeviceHandler implements ICommandHandler<CreateDeviceCommand,
             entityType: 'device',
             entityId: deviceId,
             tenantId,
-            statusCode: 201,
             metadata: { deviceAssignmentId, organizationUnitId: unit.organizationUnitId, previousOrganizationUnitId: null },
           });
           current = await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId });
         }
         return DeviceResponse.of(await this.devices.find(tx.manager, deviceId), current);
-      }),
+      },
+      { constraints: DEVICE_CONSTRAINTS },
     );
   }
 }

@@ -7,6 +7,7 @@ import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DeviceEntity } from './device.entity';
 import { Interval, PeriodRef, visibleHistory } from './device-visibility';
+import { resolveResource } from '../../../shared/access/resolve-resource';
 
 /** The 404 of every device the caller cannot see: missing, in another tenant, or outside its scope (design §2). */
 export const deviceNotFound = () => new ResourceNotFoundError('device');
@@ -47,29 +48,28 @@ export class DeviceReader {
    * visibility; the handler still calls `access.require(permission, unit)` (403 for a visible device).
    */
   async resolve(principal: Principal, deviceId: string, manager: EntityManager = this.dataSource.manager): Promise<ResolvedDevice> {
-    // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
-    const { entities, raw } = await manager
-      .createQueryBuilder(DeviceEntity, 'd')
-      .leftJoinAndMapOne('d.openAssignment', DeviceAssignmentEntity, 'a', 'a.device_id = d.device_id AND a.valid_to IS NULL')
-      .leftJoin('organization_units', 'u', 'u.organization_unit_id = a.organization_unit_id')
-      .addSelect('u.ancestor_ids', 'ancestor_ids')
-      .where('d.device_id = :deviceId', { deviceId })
-      .getRawAndEntities<PeriodRow>();
-    const found = entities[0] as (DeviceEntity & { openAssignment?: DeviceAssignmentEntity | null }) | undefined;
-    if (!found) throw deviceNotFound();
-    const { openAssignment, ...device } = found;
-    const current = openAssignment
-      ? { assignment: openAssignment, unit: { organizationUnitId: openAssignment.organizationUnitId, ancestorIds: raw[0]?.ancestor_ids ?? [] } }
-      : null;
-    let access: TenantAccess;
-    try {
-      access = await this.accessService.tenantById(principal, device.tenantId);
-    } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw deviceNotFound();
-      throw error;
-    }
-    if (!this.isVisible(access, current)) throw deviceNotFound();
-    return { access, device: Object.assign(new DeviceEntity(), device), current };
+    const { resource, access } = await resolveResource(this.accessService, principal, {
+      load: async () => {
+        // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
+        const { entities, raw } = await manager
+          .createQueryBuilder(DeviceEntity, 'd')
+          .leftJoinAndMapOne('d.openAssignment', DeviceAssignmentEntity, 'a', 'a.device_id = d.device_id AND a.valid_to IS NULL')
+          .leftJoin('organization_units', 'u', 'u.organization_unit_id = a.organization_unit_id')
+          .addSelect('u.ancestor_ids', 'ancestor_ids')
+          .where('d.device_id = :deviceId', { deviceId })
+          .getRawAndEntities<PeriodRow>();
+        const found = entities[0] as (DeviceEntity & { openAssignment?: DeviceAssignmentEntity | null }) | undefined;
+        if (!found) return null;
+        const { openAssignment, ...device } = found;
+        const current = openAssignment
+          ? { assignment: openAssignment, unit: { organizationUnitId: openAssignment.organizationUnitId, ancestorIds: raw[0]?.ancestor_ids ?? [] } }
+          : null;
+        return { tenantId: device.tenantId, device: Object.assign(new DeviceEntity(), device), current };
+      },
+      notFound: deviceNotFound,
+      visible: (tenantAccess, { current }) => this.isVisible(tenantAccess, current),
+    });
+    return { access, device: resource.device, current: resource.current };
   }
 
   /** Design §3: current unit accessible, or unassigned with a tenant-level grant. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { TenantAccess } from '../../../shared/access/access.service';
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { isUniqueViolation } from '../../tenants/domain/tenant.repository';
 import { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DeviceEntity } from './device.entity';
 import { deviceNotFound } from './device.reader';
@@ -93,23 +93,9 @@ export class DeviceRepository {
  * Maps the database's guarantees to the API's answers, for the races the handlers' checks cannot see: a devEui
  * registered concurrently (409 `duplicate_dev_eui`) and overlapping or second open periods (409 `already_assigned`).
  */
-export async function withDeviceConstraintsAsConflicts<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, DEV_EUI_CONSTRAINT)) throw duplicateDevEui();
-    if (isUniqueViolation(error, OPEN_PERIOD_CONSTRAINT) || isExclusionViolation(error, NO_OVERLAP_CONSTRAINT)) {
-      throw new ConflictError('already_assigned', 'The device was assigned concurrently; read it again and retry.');
-    }
-    throw error;
-  }
-}
-
-function isExclusionViolation(error: unknown, constraint: string): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; driverError?: unknown };
-    if (candidate.code === '23P01') return candidate.constraint === constraint;
-    current = candidate.driverError;
-  }
-  return false;
-}
+const assignedConcurrently = () => new ConflictError('already_assigned', 'The device was assigned concurrently; read it again and retry.');
+export const DEVICE_CONSTRAINTS: ConstraintErrors = {
+  [DEV_EUI_CONSTRAINT]: duplicateDevEui,
+  [OPEN_PERIOD_CONSTRAINT]: assignedConcurrently,
+  [NO_OVERLAP_CONSTRAINT]: assignedConcurrently,
+};

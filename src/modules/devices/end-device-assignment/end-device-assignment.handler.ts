@@ -42,7 +42,6 @@ export class EndDeviceAssignmentHandler implements ICommandHandler<EndDeviceAssi
         entityType: 'device',
         entityId: deviceId,
         tenantId: assignment.tenantId,
-        statusCode: 200,
         metadata: { deviceAssignmentId, organizationUnitId: assignment.organizationUnitId, validTo: end.toISOString() },
       });
       return DeviceAssignmentResponse.of(await tx.manager.findOneByOrFail(DeviceAssignmentEntity, { deviceAssignmentId }));

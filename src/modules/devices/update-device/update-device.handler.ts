@@ -38,7 +38,6 @@ export class UpdateDeviceHandler implements ICommandHandler<UpdateDeviceCommand,
           entityType: 'device',
           entityId: deviceId,
           tenantId: device.tenantId,
-          statusCode: 200,
           metadata: { changedFields: changed, ...(changed.includes('name') ? { name: { before: device.name, after: changes.name } } : {}) },
         });
       }

@@ -44,7 +44,7 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
           entityType: 'user',
           entityId: user.userId,
           outcome: 'failure',
-          statusCode: 400,
+          errorCode: 'VALIDATION_FAILED',
           metadata: { reason: 'incorrect_current_password' },
         });
       });
@@ -76,7 +76,6 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
         action: 'change_password',
         entityType: 'user',
         entityId: user.userId,
-        statusCode: 200,
         metadata: { revokedSessions: revoked, sessionId: session.sessionId },
       });
       return { body: this.tokens.tokenBody(user.userId, session.sessionId, session.refreshIdleExpiresAt, false), refreshToken };

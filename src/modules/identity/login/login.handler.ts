@@ -45,7 +45,7 @@ export class LoginHandler implements ICommandHandler<LoginCommand> {
           entityType: 'session',
           entityId: null,
           outcome: 'failure',
-          statusCode: 401,
+          errorCode: 'AUTHENTICATION_FAILED',
           // The caller is not authenticated; which account was tried is still worth recording.
           metadata: {
             reason: !user ? 'unknown_identifier' : !passwordMatches ? 'wrong_password' : 'user_disabled',
@@ -61,7 +61,6 @@ export class LoginHandler implements ICommandHandler<LoginCommand> {
         action: 'login',
         entityType: 'session',
         entityId: session.sessionId,
-        statusCode: 200,
         actor: { actorType: 'user', actorId: user.userId },
       });
       return {

@@ -18,7 +18,6 @@ export class LogoutAllHandler implements ICommandHandler<LogoutAllCommand> {
         action: 'logout_all',
         entityType: 'session',
         entityId: null,
-        statusCode: 204,
         metadata: { userId, revokedSessions: revoked },
       });
     });

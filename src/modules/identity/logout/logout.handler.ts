@@ -24,7 +24,7 @@ export class LogoutHandler implements ICommandHandler<LogoutCommand> {
         if (own) sessionId = own.session_id;
       }
       if (await this.sessions.revoke(tx.manager, sessionId, 'logout')) {
-        await tx.audit({ eventType: 'session.logged_out', action: 'logout', entityType: 'session', entityId: sessionId, statusCode: 204 });
+        await tx.audit({ eventType: 'session.logged_out', action: 'logout', entityType: 'session', entityId: sessionId });
       }
     });
   }

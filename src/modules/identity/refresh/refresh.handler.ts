@@ -59,7 +59,7 @@ export class RefreshHandler implements ICommandHandler<RefreshCommand> {
           entityType: 'session',
           entityId: token.session_id,
           outcome: 'failure',
-          statusCode: 401,
+          errorCode: 'AUTHENTICATION_FAILED',
           actor,
         });
         return { kind: 'rejected' };
@@ -71,7 +71,6 @@ export class RefreshHandler implements ICommandHandler<RefreshCommand> {
         action: 'refresh',
         entityType: 'session',
         entityId: token.session_id,
-        statusCode: 200,
         actor,
       });
       return {

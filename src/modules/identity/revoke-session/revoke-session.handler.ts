@@ -21,7 +21,7 @@ export class RevokeSessionHandler implements ICommandHandler<RevokeSessionComman
       );
       if (!own) throw new ResourceNotFoundError('session');
       await this.sessions.revoke(tx.manager, sessionId, 'revoked');
-      await tx.audit({ eventType: 'session.revoked', action: 'revoke', entityType: 'session', entityId: sessionId, statusCode: 204 });
+      await tx.audit({ eventType: 'session.revoked', action: 'revoke', entityType: 'session', entityId: sessionId });
     });
   }
 }

@@ -1,12 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
 import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
-import { MembershipRepository, targetOf, withDuplicateMembershipAsConflict } from '../domain/membership.repository';
+import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { ChangeMembershipStatusCommand } from './change-membership-status.command';
+
+const TRANSITIONS = new StatusTransitions('membership', DISABLE_REACTIVATE);
 
 /**
  * Design §7: a grant moves `active` ⇄ `disabled`; any other move is 409 `invalid_state`. Reactivation is
@@ -23,36 +25,30 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
 
   async execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
     const { access } = await this.visible.load(principal, membershipId);
-    return withDuplicateMembershipAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         // Checked on the locked row: a concurrent change of includeDescendants changes what writing it needs.
         const record = await this.memberships.find(tx.manager, membershipId, { lock: true });
         if (!canWrite(access, targetOf(record))) throw access.missingPermission('memberships:write');
-        if (record.status === status) {
-          const move = status === 'disabled' ? 'disabled' : 'active';
-          throw new ConflictError('invalid_state', `The membership is already ${move}.`, { currentStatus: record.status });
-        }
-        if (status === 'active') await this.memberships.assertNoActiveDuplicate(tx.manager, record, record.membershipId);
-
-        await tx.manager.update(MembershipEntity, { membershipId }, { status, updatedAt: () => 'clock_timestamp()' });
-        const disabling = status === 'disabled';
-        await tx.audit({
-          eventType: disabling ? 'membership.disabled' : 'membership.reactivated',
-          action: disabling ? 'disable' : 'reactivate',
-          entityType: 'membership',
+        await TRANSITIONS.apply(tx, {
+          action: disableActionFor(status),
+          lock: async () => record,
+          update: async (_record, move) => {
+            if (move.to === 'active') await this.memberships.assertNoActiveDuplicate(tx.manager, record, record.membershipId);
+            await tx.manager.update(MembershipEntity, { membershipId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+          },
           entityId: membershipId,
           tenantId: record.tenantId,
-          statusCode: 200,
-          metadata: {
+          metadata: () => ({
             userId: record.userId,
             organizationUnitId: record.organizationUnitId,
-            status: { before: record.status, after: status },
             role: record.role,
             includeDescendants: record.includeDescendants,
-          },
+          }),
         });
         return MembershipResponse.of(await this.memberships.find(tx.manager, membershipId));
-      }),
+      },
+      { constraints: MEMBERSHIP_CONSTRAINTS },
     );
   }
 }

@@ -5,13 +5,13 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { canWrite, requireAnywhere } from '../domain/membership-scope';
+import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import {
   findUnitRef,
   loadMembershipRecords,
   MembershipRepository,
-  withDuplicateMembershipAsConflict,
+  MEMBERSHIP_CONSTRAINTS,
 } from '../domain/membership.repository';
 import { CreateMembershipCommand } from './create-membership.command';
 import type { CreateMembershipRequest } from './create-membership.request.dto';
@@ -33,15 +33,15 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
 
   async execute({ principal, tenantNumber, grant }: CreateMembershipCommand): Promise<MembershipResponse> {
     const access = await this.accessService.tenantByNumber(principal, tenantNumber);
-    requireAnywhere(access, 'memberships:write');
+    access.requireAnywhere('memberships:write');
     const { userId, unit } = await this.resolveReferences(access, grant);
     const includeDescendants = grant.includeDescendants ?? true;
     if (!canWrite(access, { unit, includeDescendants })) throw access.missingPermission('memberships:write');
 
     const tenantId = access.tenant.tenantId;
     const organizationUnitId = unit?.organizationUnitId ?? null;
-    return withDuplicateMembershipAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         await this.memberships.assertNoActiveDuplicate(tx.manager, { userId, tenantId, organizationUnitId });
         const inserted = await tx.manager.insert(MembershipEntity, {
           tenantId,
@@ -57,12 +57,12 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
           entityType: 'membership',
           entityId: membershipId,
           tenantId,
-          statusCode: 201,
           metadata: { userId, organizationUnitId, role: grant.role, includeDescendants },
         });
         const [record] = await loadMembershipRecords(tx.manager, [membershipId]);
         return MembershipResponse.of(record!);
-      }),
+      },
+      { constraints: MEMBERSHIP_CONSTRAINTS },
     );
   }
 

@@ -1,6 +1,6 @@
 import { EffectiveGrant, TenantAccess, TenantRow } from '../../../shared/access/access.service';
 import { AuthorizationFailedError } from '../../../shared/errors/domain-error';
-import { canRead, canWrite, requireAnywhere } from './membership-scope';
+import { canRead, canWrite } from './membership-scope';
 
 const tenant: TenantRow = {
   tenantId: 't-1',
@@ -39,7 +39,7 @@ describe('membership scope', () => {
     const access = accessWith(grant({ includeDescendants: false }));
     expect(canRead(access, { unit: null, includeDescendants: false })).toBe(false);
     expect(canWrite(access, { unit: null, includeDescendants: false })).toBe(false);
-    expect(() => requireAnywhere(access, 'memberships:write')).not.toThrow();
+    expect(() => access.requireAnywhere('memberships:write')).not.toThrow();
   });
 
   it('keeps a subtree admin inside its subtree', () => {
@@ -66,7 +66,7 @@ describe('membership scope', () => {
     expect(canWrite(access, { unit: site, includeDescendants: false })).toBe(false);
     let error: unknown;
     try {
-      requireAnywhere(access, 'memberships:read');
+      access.requireAnywhere('memberships:read');
     } catch (caught) {
       error = caught;
     }

@@ -1,5 +1,4 @@
 import { TenantAccess, UnitRef } from '../../../shared/access/access.service';
-import { Permission } from '../../../shared/access/permissions';
 
 /** A grant's target as scope checks need it: the tenant itself (`unit` null) or one unit. */
 export interface GrantTarget {
@@ -13,11 +12,6 @@ export interface GrantTarget {
  * over everything the grant gives: its unit, and the whole subtree when it includes descendants (tenant level:
  * the whole tree), so nobody can hand out more than they administer.
  */
-
-/** Whether the caller holds `permission` somewhere in the tenant (the gate before any reference lookup). */
-export function requireAnywhere(access: TenantAccess, permission: Permission): void {
-  if (!access.can(permission, '*')) throw access.missingPermission(permission);
-}
 
 export function canRead(access: TenantAccess, target: GrantTarget): boolean {
   return target.unit ? access.covers('memberships:read', target.unit) : access.coversWholeTree('memberships:read');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { EntityManager } from 'typeorm';
 import type { UnitRef } from '../../../shared/access/access.service';
 import type { TenantRole } from '../../../shared/access/permissions';
@@ -84,26 +85,10 @@ export class MembershipRepository {
 }
 
 /**
- * Runs `work` (a whole transaction) and turns a violation of `memberships_active_target_key` into the same 409
- * as the check in SQL: two concurrent grants both pass the check, and the loser must still answer 409, not 500.
+ * Two concurrent grants on one target both pass the check in SQL; the loser's violation of
+ * `memberships_active_target_key` must still answer the same 409, not 500.
  */
-export async function withDuplicateMembershipAsConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isActiveTargetViolation(error)) throw DUPLICATE_MEMBERSHIP();
-    throw error;
-  }
-}
-
-function isActiveTargetViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; driverError?: unknown };
-    if (candidate.code === '23505') return candidate.constraint === 'memberships_active_target_key';
-    current = candidate.driverError;
-  }
-  return false;
-}
+export const MEMBERSHIP_CONSTRAINTS: ConstraintErrors = { memberships_active_target_key: DUPLICATE_MEMBERSHIP };
 
 /** A unit of the tenant as scope checks need it, or null when the tenant has no such unit. */
 export async function findUnitRef(manager: EntityManager, tenantId: string, organizationUnitId: string): Promise<UnitRef | null> {

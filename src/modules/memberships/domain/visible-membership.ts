@@ -5,6 +5,7 @@ import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { GrantTarget } from './membership-scope';
 import { MembershipRecord, MembershipRepository, targetOf } from './membership.repository';
+import { resolveResource } from '../../../shared/access/resolve-resource';
 
 /**
  * Memberships are org-scoped by their target: a grant exists for a caller only when the caller's own grants
@@ -35,15 +36,11 @@ export class VisibleMembership {
   ) {}
 
   async load(principal: Principal, membershipId: string): Promise<{ record: MembershipRecord; access: TenantAccess }> {
-    const record = await this.memberships.find(this.dataSource.manager, membershipId);
-    let access: TenantAccess;
-    try {
-      access = await this.access.tenantById(principal, record.tenantId);
-    } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw new ResourceNotFoundError('membership');
-      throw error;
-    }
-    if (!targetVisible(access, targetOf(record))) throw new ResourceNotFoundError('membership');
+    const { resource: record, access } = await resolveResource(this.access, principal, {
+      load: () => this.memberships.find(this.dataSource.manager, membershipId),
+      notFound: () => new ResourceNotFoundError('membership'),
+      visible: (tenantAccess, found) => targetVisible(tenantAccess, targetOf(found)),
+    });
     return { record, access };
   }
 }

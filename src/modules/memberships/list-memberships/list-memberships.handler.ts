@@ -9,11 +9,11 @@ import type { Page } from '../../../shared/pagination/page';
 import { UserEntity } from '../../identity/domain/user.entity';
 import { MembershipEntity } from '../../tenancy/domain/membership.entity';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { requireAnywhere } from '../domain/membership-scope';
 import { MembershipResponse } from '../domain/membership.response.dto';
 import { findUnitRef, loadMembershipRecords } from '../domain/membership.repository';
 import { targetVisible } from '../domain/visible-membership';
 import { ListMembershipsQuery } from './list-memberships.query';
+import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /**
  * Design §5.6: a tenant's grants the caller may read, oldest first. Grants on units are filtered in SQL by the
@@ -28,10 +28,9 @@ export class ListMembershipsHandler implements IQueryHandler<ListMembershipsQuer
   ) {}
 
   async execute({ principal, tenantNumber, params }: ListMembershipsQuery): Promise<Page<MembershipResponse>> {
-    // An empty search matches everything, so it is the same query (and cursor binding) as no search.
     const filters = {
       status: params.status ?? null,
-      q: params.q ? params.q : null,
+      q: searchTerm(params.q),
       userId: params.userId?.toLowerCase() ?? null,
       role: params.role ?? null,
       organizationUnitId: params.organizationUnitId?.toLowerCase() ?? null,
@@ -43,36 +42,38 @@ export class ListMembershipsHandler implements IQueryHandler<ListMembershipsQuer
       limit: params.limit,
       cursor: params.cursor,
     };
-    // Design §2 check order: a bad cursor is a 400 before the tenant's 404.
-    this.paginator.verify(pageRequest);
-    const access = await this.accessService.tenantByNumber(principal, tenantNumber);
-    requireAnywhere(access, 'memberships:read');
-    await assertReferences(this.dataSource.manager, access, filters);
+    return runTenantList({
+      validate: () => this.paginator.verify(pageRequest),
+      tenant: () => this.accessService.tenantByNumber(principal, tenantNumber),
+      permission: (access) => access.requireAnywhere('memberships:read'),
+      references: (access) => assertReferences(this.dataSource.manager, access, filters),
+      query: async (access) => {
+        const query = this.dataSource
+          .createQueryBuilder(MembershipEntity, 'm')
+          .innerJoin(UserEntity, 'u', 'u.user_id = m.user_id')
+          .leftJoin(OrganizationUnitEntity, 'ou', 'ou.organization_unit_id = m.organization_unit_id')
+          .where('m.tenant_id = :tenantId', { tenantId: access.tenant.tenantId });
+        if (!access.coversWholeTree('memberships:read')) {
+          const scope = named(access.accessibleUnits('ou', 'memberships:read', 0), 'membershipScope');
+          query.andWhere(`m.organization_unit_id IS NOT NULL AND ${scope.sql}`, scope.params);
+        }
+        if (filters.status) query.andWhere('m.status = :status', { status: filters.status });
+        if (filters.userId) query.andWhere('m.user_id = :userId', { userId: filters.userId });
+        if (filters.role) query.andWhere('m.role = :role', { role: filters.role });
+        if (filters.organizationUnitId === 'null') query.andWhere('m.organization_unit_id IS NULL');
+        else if (filters.organizationUnitId) query.andWhere('m.organization_unit_id = :unitId', { unitId: filters.organizationUnitId });
+        if (filters.q) {
+          query.andWhere(`(u.display_name ILIKE :pattern ESCAPE '\\' OR u.email ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(filters.q) });
+        }
 
-    const query = this.dataSource
-      .createQueryBuilder(MembershipEntity, 'm')
-      .innerJoin(UserEntity, 'u', 'u.user_id = m.user_id')
-      .leftJoin(OrganizationUnitEntity, 'ou', 'ou.organization_unit_id = m.organization_unit_id')
-      .where('m.tenant_id = :tenantId', { tenantId: access.tenant.tenantId });
-    if (!access.coversWholeTree('memberships:read')) {
-      const scope = named(access.accessibleUnits('ou', 'memberships:read', 0), 'membershipScope');
-      query.andWhere(`m.organization_unit_id IS NOT NULL AND ${scope.sql}`, scope.params);
-    }
-    if (filters.status) query.andWhere('m.status = :status', { status: filters.status });
-    if (filters.userId) query.andWhere('m.user_id = :userId', { userId: filters.userId });
-    if (filters.role) query.andWhere('m.role = :role', { role: filters.role });
-    if (filters.organizationUnitId === 'null') query.andWhere('m.organization_unit_id IS NULL');
-    else if (filters.organizationUnitId) query.andWhere('m.organization_unit_id = :unitId', { unitId: filters.organizationUnitId });
-    if (filters.q) {
-      query.andWhere(`(u.display_name ILIKE :pattern ESCAPE '\\' OR u.email ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(filters.q) });
-    }
-
-    const page = await this.paginator.ascending(query, { createdAt: 'm.created_at', id: 'm.membership_id' }, pageRequest);
-    const records = await loadMembershipRecords(
-      this.dataSource.manager,
-      page.items.map((item) => item.membershipId),
-    );
-    return { ...page, items: records.map((record) => MembershipResponse.of(record)) };
+        const page = await this.paginator.ascending(query, { createdAt: 'm.created_at', id: 'm.membership_id' }, pageRequest);
+        const records = await loadMembershipRecords(
+          this.dataSource.manager,
+          page.items.map((item) => item.membershipId),
+        );
+        return { ...page, items: records.map((record) => MembershipResponse.of(record)) };
+      },
+    });
   }
 }
 

@@ -42,7 +42,6 @@ export class UpdateMembershipHandler implements ICommandHandler<UpdateMembership
         entityType: 'membership',
         entityId: membershipId,
         tenantId: record.tenantId,
-        statusCode: 200,
         metadata: {
           changedFields: changed,
           ...Object.fromEntries(changed.map((field) => [field, { before: record[field], after: after[field] }])),

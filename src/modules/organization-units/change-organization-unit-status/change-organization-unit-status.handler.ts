@@ -1,11 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
 import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
+
+const TRANSITIONS = new StatusTransitions('organization_unit', DISABLE_REACTIVATE);
 
 /**
  * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is not a listed move: 409 `invalid_state` with
@@ -25,26 +27,17 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
     const { access, unit: found } = await this.reader.resolve(caller.principal, organizationUnitId);
     access.require(caller.permission, found);
     return this.unitOfWork.run(async (tx) => {
-      const unit = await this.units.lock(tx.manager, found.organizationUnitId);
-      if (unit.status === status) {
-        throw new ConflictError('invalid_state', `The organization unit is already ${status}.`, { currentStatus: unit.status });
-      }
-      await tx.manager.update(
-        OrganizationUnitEntity,
-        { organizationUnitId: unit.organizationUnitId },
-        { status, updatedAt: () => 'clock_timestamp()' },
-      );
-      const disabling = status === 'disabled';
-      await tx.audit({
-        eventType: disabling ? 'organization_unit.disabled' : 'organization_unit.reactivated',
-        action: disabling ? 'disable' : 'reactivate',
-        entityType: 'organization_unit',
-        entityId: unit.organizationUnitId,
-        tenantId: unit.tenantId,
-        statusCode: 200,
-        metadata: { status: { before: unit.status, after: status } },
+      const { organizationUnitId: unitId, tenantId } = found;
+      await TRANSITIONS.apply(tx, {
+        action: disableActionFor(status),
+        lock: () => this.units.lock(tx.manager, unitId),
+        update: async (_unit, move) => {
+          await tx.manager.update(OrganizationUnitEntity, { organizationUnitId: unitId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+        },
+        entityId: unitId,
+        tenantId,
       });
-      return this.reader.presentOne(access, await this.units.find(tx.manager, unit.organizationUnitId), tx.manager);
+      return this.reader.presentOne(access, await this.units.find(tx.manager, unitId), tx.manager);
     });
   }
 }

@@ -4,7 +4,7 @@ import { AccessService } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { MAX_UNIT_DEPTH, OrganizationUnitRepository, withDuplicateUnitKeyAsConflict } from '../domain/organization-unit.repository';
+import { MAX_UNIT_DEPTH, OrganizationUnitRepository, UNIT_CONSTRAINTS } from '../domain/organization-unit.repository';
 import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { CreateOrganizationUnitCommand } from './create-organization-unit.command';
@@ -30,7 +30,7 @@ export class CreateOrganizationUnitHandler implements ICommandHandler<CreateOrga
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
     const { tenantId } = access.tenant;
     // A caller without the permission anywhere in the tenant is refused before its body references are looked at.
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
+    access.requireAnywhere(caller.permission);
 
     const parentId = input.parentOrganizationUnitId?.toLowerCase() ?? null;
     const parent = parentId ? await this.units.findInTenant(this.units.defaultManager, tenantId, parentId) : null;
@@ -41,8 +41,8 @@ export class CreateOrganizationUnitHandler implements ICommandHandler<CreateOrga
     const ancestorIds = parent ? [...parent.ancestorIds, parent.organizationUnitId] : [];
     access.require(caller.permission, { organizationUnitId, ancestorIds });
 
-    return withDuplicateUnitKeyAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         if (parent) {
           const path = await this.units.lockPathForShare(tx.manager, ancestorIds);
           if (access.tenant.status === 'disabled' || path.some((unit) => unit.status === 'disabled')) {
@@ -70,11 +70,11 @@ export class CreateOrganizationUnitHandler implements ICommandHandler<CreateOrga
           entityType: 'organization_unit',
           entityId: unit.organizationUnitId,
           tenantId,
-          statusCode: 201,
           metadata: { key: unit.key, name: unit.name, parentOrganizationUnitId: unit.parentOrganizationUnitId, depth: unit.depth },
         });
         return this.reader.presentOne(access, unit, tx.manager);
-      }),
+      },
+      { constraints: UNIT_CONSTRAINTS },
     );
   }
 }

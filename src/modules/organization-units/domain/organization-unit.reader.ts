@@ -6,6 +6,7 @@ import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
 import { OrganizationUnitResponse, OrganizationUnitStatus, ScopeRelation } from './organization-unit.response.dto';
+import { resolveResource } from '../../../shared/access/resolve-resource';
 
 const READ: Permission = 'organization-units:read';
 
@@ -39,19 +40,13 @@ export class OrganizationUnitReader {
 
   /** The unit if the caller sees it (accessible or navigation ancestor); otherwise exactly the 404 of a missing one. */
   async resolve(principal: Principal, organizationUnitId: string): Promise<ResolvedUnit> {
-    const unit = await this.dataSource.manager.findOneBy(OrganizationUnitEntity, { organizationUnitId });
-    if (!unit) throw unitNotFound();
-    let access: TenantAccess;
-    try {
-      access = await this.accessService.tenantById(principal, unit.tenantId);
-    } catch (error) {
-      // An invisible tenant must not show through as `tenant`: the unit is simply not found.
-      if (error instanceof ResourceNotFoundError) throw unitNotFound();
-      throw error;
-    }
-    const relation = access.relationTo(unit, READ);
-    if (!relation) throw unitNotFound();
-    return { access, unit, relation };
+    const { resource: unit, access } = await resolveResource(this.accessService, principal, {
+      load: () => this.dataSource.manager.findOneBy(OrganizationUnitEntity, { organizationUnitId }),
+      notFound: unitNotFound,
+      visible: (tenantAccess, found) => tenantAccess.relationTo(found, READ) !== null,
+    });
+    // resolveResource checked the unit is visible, so the relation is never null here.
+    return { access, unit, relation: access.relationTo(unit, READ)! };
   }
 
   /** `units` (visible to the caller) as response records, in the given order, with one query. */

@@ -1,8 +1,8 @@
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { isUniqueViolation } from '../../tenants/domain/tenant.repository';
 import { unitNotFound } from './organization-unit.reader';
 
 /** Design §5.5: at most 16 levels (the migration's CHECK agrees). */
@@ -53,11 +53,4 @@ export class OrganizationUnitRepository {
 }
 
 /** A concurrent create that passed the key check still answers 409 `duplicate_key`, never 500. */
-export async function withDuplicateUnitKeyAsConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, KEY_CONSTRAINT)) throw duplicateUnitKey();
-    throw error;
-  }
-}
+export const UNIT_CONSTRAINTS: ConstraintErrors = { [KEY_CONSTRAINT]: duplicateUnitKey };

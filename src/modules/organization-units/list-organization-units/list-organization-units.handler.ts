@@ -11,12 +11,13 @@ import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { ListOrganizationUnitsQuery } from './list-organization-units.query';
+import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /**
  * Design §5.5: one level of the visible tree. With `parentOrganizationUnitId`: the visible children of that
  * (visible) unit. Without it: the visible roots; the visible set always holds every ancestor of a visible unit,
  * so the topmost visible units of any caller, unit-scoped ones included, are roots. Without a parent but with
- * `q` (even empty): every visible unit matching it. Visibility is a SQL predicate; nothing is filtered in memory.
+ * a non-empty `q`: every visible unit matching it (an empty `q` is no filter: the roots). Visibility is a SQL predicate; nothing is filtered in memory.
  */
 @QueryHandler(ListOrganizationUnitsQuery)
 export class ListOrganizationUnitsHandler implements IQueryHandler<ListOrganizationUnitsQuery, Page<OrganizationUnitResponse>> {
@@ -29,46 +30,45 @@ export class ListOrganizationUnitsHandler implements IQueryHandler<ListOrganizat
   ) {}
 
   async execute({ caller, tenantNumber, params }: ListOrganizationUnitsQuery): Promise<Page<OrganizationUnitResponse>> {
-    const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
-    if (!access.can(caller.permission, '*')) access.require(caller.permission);
-    const { tenantId } = access.tenant;
-
     const parentId = params.parentOrganizationUnitId?.toLowerCase() ?? null;
-    if (parentId) {
-      const parent = await this.units.findInTenant(this.dataSource.manager, tenantId, parentId);
-      if (!parent || !access.relationTo(parent, caller.permission)) {
-        throw ValidationFailedError.single(
-          'query.parentOrganizationUnitId',
-          'reference_not_found',
-          'No visible organization unit of this tenant has this id.',
-        );
-      }
-    }
     const status = params.status ?? null;
-    const q = params.q ?? null;
-
-    const visible = namedPredicate(access.visibleUnits('u', caller.permission, 0), 'visible');
-    const query = this.dataSource
-      .getRepository(OrganizationUnitEntity)
-      .createQueryBuilder('u')
-      .where('u.tenant_id = :tenantId', { tenantId })
-      .andWhere(visible.sql, visible.params);
-    if (parentId) query.andWhere('u.parent_organization_unit_id = :parentId', { parentId });
-    else if (q === null) query.andWhere('u.parent_organization_unit_id IS NULL');
-    if (status) query.andWhere('u.status = :status', { status });
-    if (q) query.andWhere(`(u.key ILIKE :pattern ESCAPE '\\' OR u.name ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(q) });
-
-    const page = await this.paginator.ascending(
-      query,
-      { createdAt: 'u.created_at', id: 'u.organization_unit_id' },
-      {
-        actorId: caller.principal.userId,
-        scope: `tenants/${tenantId}/organization-units`,
-        filters: { parentOrganizationUnitId: parentId, status, q },
-        limit: params.limit,
-        cursor: params.cursor,
+    const q = searchTerm(params.q);
+    const pageRequest = {
+      actorId: caller.principal.userId,
+      scope: `tenants/${tenantNumber}/organization-units`,
+      filters: { parentOrganizationUnitId: parentId, status, q },
+      limit: params.limit,
+      cursor: params.cursor,
+    };
+    return runTenantList({
+      validate: () => this.paginator.verify(pageRequest),
+      tenant: () => this.accessService.tenantByNumber(caller.principal, tenantNumber),
+      permission: (access) => access.requireAnywhere(caller.permission),
+      references: async (access) => {
+        if (!parentId) return;
+        const parent = await this.units.findInTenant(this.dataSource.manager, access.tenant.tenantId, parentId);
+        if (!parent || !access.relationTo(parent, caller.permission)) {
+          throw ValidationFailedError.single(
+            'query.parentOrganizationUnitId',
+            'reference_not_found',
+            'No visible organization unit of this tenant has this id.',
+          );
+        }
       },
-    );
-    return { ...page, items: await this.reader.present(access, page.items) };
+      query: async (access) => {
+        const visible = namedPredicate(access.visibleUnits('u', caller.permission, 0), 'visible');
+        const query = this.dataSource
+          .getRepository(OrganizationUnitEntity)
+          .createQueryBuilder('u')
+          .where('u.tenant_id = :tenantId', { tenantId: access.tenant.tenantId })
+          .andWhere(visible.sql, visible.params);
+        if (parentId) query.andWhere('u.parent_organization_unit_id = :parentId', { parentId });
+        else if (q === null) query.andWhere('u.parent_organization_unit_id IS NULL');
+        if (status) query.andWhere('u.status = :status', { status });
+        if (q) query.andWhere(`(u.key ILIKE :pattern ESCAPE '\\' OR u.name ILIKE :pattern ESCAPE '\\')`, { pattern: containsPattern(q) });
+        const page = await this.paginator.ascending(query, { createdAt: 'u.created_at', id: 'u.organization_unit_id' }, pageRequest);
+        return { ...page, items: await this.reader.present(access, page.items) };
+      },
+    });
   }
 }

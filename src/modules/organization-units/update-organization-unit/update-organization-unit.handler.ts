@@ -37,7 +37,6 @@ export class UpdateOrganizationUnitHandler implements ICommandHandler<UpdateOrga
         entityType: 'organization_unit',
         entityId: unit.organizationUnitId,
         tenantId: unit.tenantId,
-        statusCode: 200,
         metadata: { changedFields: changed, ...(changed.includes('name') ? { name: { before: unit.name, after: changes.name } } : {}) },
       });
       return this.reader.presentOne(access, await this.units.find(tx.manager, unit.organizationUnitId), tx.manager);

@@ -1,11 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
-import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { TenantRepository } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';
+
+const TRANSITIONS = new StatusTransitions('tenant', DISABLE_REACTIVATE);
 
 /**
  * Design §5.4, §7: `active` ⇄ `disabled` (platform admins). The same status again is not a listed move: 409
@@ -22,23 +24,18 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
 
   async execute({ principal, tenantNumber, status }: ChangeTenantStatusCommand): Promise<TenantResponse> {
     const { tenant: found } = await this.access.tenantByNumber(principal, tenantNumber);
+    const { tenantId } = found;
     return this.unitOfWork.run(async (tx) => {
-      const tenant = await this.tenants.lock(tx.manager, found.tenantId);
-      if (tenant.status === status) {
-        throw new ConflictError('invalid_state', `The tenant is already ${status}.`, { currentStatus: tenant.status });
-      }
-      await tx.manager.update(TenantEntity, { tenantId: tenant.tenantId }, { status, updatedAt: () => 'clock_timestamp()' });
-      const disabling = status === 'disabled';
-      await tx.audit({
-        eventType: disabling ? 'tenant.disabled' : 'tenant.reactivated',
-        action: disabling ? 'disable' : 'reactivate',
-        entityType: 'tenant',
-        entityId: tenant.tenantId,
-        tenantId: tenant.tenantId,
-        statusCode: 200,
-        metadata: { status: { before: tenant.status, after: status } },
+      await TRANSITIONS.apply(tx, {
+        action: disableActionFor(status),
+        lock: () => this.tenants.lock(tx.manager, tenantId),
+        update: async (_tenant, move) => {
+          await tx.manager.update(TenantEntity, { tenantId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+        },
+        entityId: tenantId,
+        tenantId,
       });
-      return TenantResponse.of(await this.tenants.find(tx.manager, tenant.tenantId));
+      return TenantResponse.of(await this.tenants.find(tx.manager, tenantId));
     });
   }
 }

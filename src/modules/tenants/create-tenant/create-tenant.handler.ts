@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
-import { TenantRepository, withDuplicateKeyAsConflict } from '../domain/tenant.repository';
+import { TenantRepository, TENANT_CONSTRAINTS } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
 import { CreateTenantCommand } from './create-tenant.command';
 
@@ -14,8 +14,8 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
   ) {}
 
   execute({ input }: CreateTenantCommand): Promise<TenantResponse> {
-    return withDuplicateKeyAsConflict(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         await this.tenants.assertKeyAvailable(tx.manager, input.key);
         const inserted = await tx.manager.insert(TenantEntity, { key: input.key, name: input.name, metadata: input.metadata ?? {} });
         const tenantId = (inserted.identifiers[0] as { tenantId: string }).tenantId;
@@ -27,11 +27,11 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
           entityType: 'tenant',
           entityId: tenant.tenantId,
           tenantId: tenant.tenantId,
-          statusCode: 201,
           metadata: { tenantNumber: tenant.tenantNumber, key: tenant.key, name: tenant.name, status: tenant.status },
         });
         return TenantResponse.of(tenant);
-      }),
+      },
+      { constraints: TENANT_CONSTRAINTS },
     );
   }
 }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 
-/** The tenancy migration's unique index on `tenants.key`. */
-const KEY_CONSTRAINT = 'tenants_key_key';
-
 export const duplicateTenantKey = () => new ConflictError('duplicate_key', 'A tenant with this key already exists.');
+
+/** A concurrent create that passed the key check still answers 409, never 500 (the unique index on `tenants.key`). */
+export const TENANT_CONSTRAINTS: ConstraintErrors = { tenants_key_key: duplicateTenantKey };
 
 /** Row access of the tenants API; every method runs on the command's transaction manager. */
 @Injectable()
@@ -27,25 +28,6 @@ export class TenantRepository {
   async assertKeyAvailable(manager: EntityManager, key: string): Promise<void> {
     if (await manager.existsBy(TenantEntity, { key })) throw duplicateTenantKey();
   }
-}
-
-/** A concurrent create that passed the key check still answers 409, never 500 (unique violation 23505). */
-export async function withDuplicateKeyAsConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, KEY_CONSTRAINT)) throw duplicateTenantKey();
-    throw error;
-  }
-}
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; driverError?: unknown };
-    if (candidate.code === '23505') return candidate.constraint === constraint;
-    current = candidate.driverError;
-  }
-  return false;
 }
 
 /** Whether two metadata maps hold the same entries. */

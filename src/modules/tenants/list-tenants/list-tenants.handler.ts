@@ -8,6 +8,7 @@ import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { namedPredicate } from '../../../shared/access/named-predicate';
 import { TenantResponse } from '../tenant.response.dto';
 import { ListTenantsQuery } from './list-tenants.query';
+import { searchTerm } from '../../../shared/pagination/tenant-list';
 
 /** Design §5.4: platform admins see every tenant; anyone else only tenants where they hold an effective grant. */
 @QueryHandler(ListTenantsQuery)
@@ -20,7 +21,7 @@ export class ListTenantsHandler implements IQueryHandler<ListTenantsQuery, Page<
 
   async execute({ principal, params }: ListTenantsQuery): Promise<Page<TenantResponse>> {
     // An empty search matches everything, so it is the same query (and cursor binding) as no search.
-    const q = params.q ? params.q : null;
+    const q = searchTerm(params.q);
     const status = params.status ?? null;
     const visible = namedPredicate(this.access.visibleTenants(principal, 't', 0), 'visible');
     const query = this.dataSource.getRepository(TenantEntity).createQueryBuilder('t').where(visible.sql, visible.params);

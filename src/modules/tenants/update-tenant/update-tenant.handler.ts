@@ -36,7 +36,6 @@ export class UpdateTenantHandler implements ICommandHandler<UpdateTenantCommand,
         entityType: 'tenant',
         entityId: tenant.tenantId,
         tenantId: tenant.tenantId,
-        statusCode: 200,
         metadata: { changedFields: changed, ...(changed.includes('name') ? { name: { before: tenant.name, after: changes.name } } : {}) },
       });
       return TenantResponse.of(await this.tenants.find(tx.manager, tenant.tenantId));

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { PasswordHasher, passwordPolicyViolation } from '../../identity/domain/password-hasher';
 import { UserEntity } from '../../identity/domain/user.entity';
 import { UserResponse } from '../../identity/domain/user.response.dto';
-import { UserRepository, withDuplicatesAsConflicts } from '../domain/user.repository';
+import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
 import { CreateUserCommand } from './create-user.command';
 
 /** Design §5.3: the user and its forced-change credential in one transaction; the response has no username. */
@@ -22,8 +22,8 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand, Use
     // bcrypt runs before the transaction opens, so no row or connection is held while it works.
     const passwordHash = await this.hasher.hash(input.temporaryPassword);
 
-    return withDuplicatesAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         await this.users.assertAvailable(tx.manager, { username: input.username, email: input.email });
         const inserted = await tx.manager.insert(UserEntity, {
           username: input.username,
@@ -40,11 +40,11 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand, Use
           action: 'create',
           entityType: 'user',
           entityId: user.userId,
-          statusCode: 201,
           metadata: { username: user.username, status: user.status, platformRoles: [] },
         });
         return UserResponse.of(user, { withUsername: false });
-      }),
+      },
+      { constraints: USER_CONSTRAINTS },
     );
   }
 }

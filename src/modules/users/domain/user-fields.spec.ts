@@ -83,8 +83,13 @@ describe('CreateUserRequest', () => {
 });
 
 describe('UpdateUserRequest', () => {
-  it('accepts any single property and an empty object (the controller reports min_properties)', async () => {
-    await expect(violationsOf(UpdateUserRequest, {})).resolves.toEqual([]);
+  it('accepts any single property and refuses an empty object with min_properties at body', async () => {
+    await expect(violationsOf(UpdateUserRequest, {})).resolves.toEqual([
+      { path: 'body', rule: 'min_properties', message: 'Send at least one property to change.' },
+    ]);
+    await expect(violationsOf(UpdateUserRequest, { '': 'x', displayName: 'X' })).resolves.toEqual([
+      { path: 'body', rule: 'unknown_property', message: 'This property is not allowed.' },
+    ]);
     for (const body of [{ username: 'new-name' }, { email: 'x@example.com' }, { displayName: 'X' }, { status: 'disabled' }, { metadata: {} }]) {
       await expect(violationsOf(UpdateUserRequest, body)).resolves.toEqual([]);
     }

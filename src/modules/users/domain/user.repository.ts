@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { UserEntity } from '../../identity/domain/user.entity';
 
 const DUPLICATE_USERNAME = () => new ConflictError('duplicate_username', 'A user with this username already exists.');
 const DUPLICATE_EMAIL = () => new ConflictError('duplicate_email', 'A user with this e-mail address already exists.');
-/** The case-insensitive unique indexes of the identity migration. */
-const CONFLICT_BY_INDEX: Record<string, () => ConflictError> = {
+/**
+ * The case-insensitive unique indexes of the identity migration: two concurrent requests for one name both pass
+ * the check in SQL, and the loser's INSERT or UPDATE must still answer 409, never 500.
+ */
+export const USER_CONSTRAINTS: ConstraintErrors = {
   users_username_ci_key: DUPLICATE_USERNAME,
   users_email_ci_key: DUPLICATE_EMAIL,
 };
@@ -58,28 +62,3 @@ export class UserRepository {
   }
 }
 
-/**
- * Runs `work` (a whole transaction) and turns a unique violation of the username or e-mail index into the
- * same 409 as the check in SQL: two concurrent requests for one name both pass the check, and the loser's
- * INSERT or UPDATE must still answer 409, never 500.
- */
-export async function withDuplicatesAsConflicts<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const conflict = duplicateConflictOf(error);
-    if (conflict) throw conflict;
-    throw error;
-  }
-}
-
-export function duplicateConflictOf(error: unknown): ConflictError | null {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; driverError?: unknown };
-    if (candidate.code === '23505' && typeof candidate.constraint === 'string') {
-      return CONFLICT_BY_INDEX[candidate.constraint]?.() ?? null;
-    }
-    current = candidate.driverError;
-  }
-  return null;
-}

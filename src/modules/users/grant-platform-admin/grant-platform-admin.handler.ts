@@ -24,7 +24,6 @@ export class GrantPlatformAdminHandler implements ICommandHandler<GrantPlatformA
         action: 'grant_platform_role',
         entityType: 'user',
         entityId: userId,
-        statusCode: 200,
         metadata: { role: PLATFORM_ADMIN_ROLE },
       });
       return UserResponse.of(await this.users.find(tx.manager, userId));

@@ -6,6 +6,7 @@ import type { Page } from '../../../shared/pagination/page';
 import { UserEntity } from '../../identity/domain/user.entity';
 import { UserResponse } from '../../identity/domain/user.response.dto';
 import { ListUsersQuery } from './list-users.query';
+import { searchTerm } from '../../../shared/pagination/tenant-list';
 
 /** Design §5.3: all users, oldest first, filtered by status and a case-insensitive search. */
 @QueryHandler(ListUsersQuery)
@@ -17,7 +18,7 @@ export class ListUsersHandler implements IQueryHandler<ListUsersQuery, Page<User
 
   async execute({ actorId, params }: ListUsersQuery): Promise<Page<UserResponse>> {
     // An empty search matches everything, so it is the same query (and cursor binding) as no search.
-    const q = params.q ? params.q : null;
+    const q = searchTerm(params.q);
     const status = params.status ?? null;
     const query = this.dataSource.getRepository(UserEntity).createQueryBuilder('u');
     if (status) query.andWhere('u.status = :status', { status });

@@ -31,7 +31,6 @@ export class RevokePlatformAdminHandler implements ICommandHandler<RevokePlatfor
         action: 'revoke_platform_role',
         entityType: 'user',
         entityId: userId,
-        statusCode: 200,
         metadata: { role: PLATFORM_ADMIN_ROLE },
       });
       return UserResponse.of(await this.users.find(tx.manager, userId));

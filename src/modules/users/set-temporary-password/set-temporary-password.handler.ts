@@ -43,7 +43,6 @@ export class SetTemporaryPasswordHandler implements ICommandHandler<SetTemporary
         action: 'set_temporary_password',
         entityType: 'user',
         entityId: user.userId,
-        statusCode: 200,
         metadata: { revokedSessions },
       });
       return UserResponse.of(await this.users.find(tx.manager, user.userId));

@@ -4,7 +4,7 @@ import { SessionService } from '../../identity/domain/session-service';
 import { UserEntity } from '../../identity/domain/user.entity';
 import { UserResponse } from '../../identity/domain/user.response.dto';
 import { lockoutConflict } from '../domain/user-rules';
-import { UserRepository, withDuplicatesAsConflicts } from '../domain/user.repository';
+import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
 import { UpdateUserCommand } from './update-user.command';
 import type { UserChanges } from './update-user.request.dto';
 
@@ -24,8 +24,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
   ) {}
 
   execute({ principal, userId, changes }: UpdateUserCommand): Promise<UserResponse> {
-    return withDuplicatesAsConflicts(() =>
-      this.unitOfWork.run(async (tx) => {
+    return this.unitOfWork.run(
+      async (tx) => {
         // Admins first, then the target: the lock order every admin-removing command uses.
         const activeAdmins = changes.status === 'disabled' ? await this.users.lockActiveAdmins(tx.manager) : [];
         const user = await this.users.lock(tx.manager, userId);
@@ -61,7 +61,6 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
           action: statusMove ? (statusMove.after === 'disabled' ? 'disable' : 'reactivate') : 'update',
           entityType: 'user',
           entityId: user.userId,
-          statusCode: 200,
           metadata: {
             changedFields: changed,
             ...(statusMove ? { status: statusMove } : {}),
@@ -69,7 +68,8 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
           },
         });
         return UserResponse.of(await this.users.find(tx.manager, user.userId));
-      }),
+      },
+      { constraints: USER_CONSTRAINTS },
     );
   }
 }
