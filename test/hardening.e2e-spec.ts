@@ -348,3 +348,26 @@ describe('request hardening', () => {
     expect((await probe).database.status).toBe('up');
   });
 });
+
+describe('check order: 429 before the 403s, 403s before body errors', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers a caller with a pending forced change 403 before judging its body, and 429 once over its rate', async () => {
+    const user = await seedUser(t, { passwordChangeRequired: true });
+    const { accessToken } = await login(t, user.username, user.password);
+    const api = as(t, accessToken);
+    const first = await api.post('/v1/tenants').set('Content-Type', 'application/json').send('{"name": ');
+    expect(first.status).toBe(403);
+    expect(first.body.error.details.reason).toBe('password_change_required');
+    await api.get('/v1/tenants').expect(403);
+    await api.get('/v1/tenants').expect(403);
+    const limited = await api.post('/v1/tenants').set('Content-Type', 'application/json').send('{"name": ');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['cache-control']).toBe('no-store');
+  });
+});
