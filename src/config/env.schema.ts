@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import Joi from 'joi';
+import { EMAIL_PATTERN } from '../shared/validation/email';
 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off');
 
@@ -52,7 +53,7 @@ export const envSchema = Joi.object({
   ANALYTICS_ENABLED: bool.default(false),
   ANALYTICS_SECRET: Joi.string().min(32).optional().when('ANALYTICS_ENABLED', { is: true, then: Joi.required() }),
   PLATFORM_ADMIN_USERNAME: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/).optional(),
-  PLATFORM_ADMIN_EMAIL: Joi.string().email({ tlds: false }).max(254).optional(),
+  PLATFORM_ADMIN_EMAIL: Joi.string().pattern(EMAIL_PATTERN, 'e-mail address').max(254).optional(),
   PLATFORM_ADMIN_PASSWORD: Joi.string().optional(),
   PLATFORM_ADMIN_DISPLAY_NAME: Joi.string().min(1).max(200).default('Platform Administrator'),
   PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: bool.default(true),
