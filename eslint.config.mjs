@@ -16,6 +16,19 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
+      // One length rule everywhere: code points, as PostgreSQL counts them (src/shared/validation/text-length).
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['Length', 'MaxLength', 'MinLength', 'IsISO8601', 'IsDateString', 'IsEmail'],
+              message: 'Use the shared rules: text-length (code points), DateTimeFormat (RFC 3339), EmailAddress.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -16,6 +16,7 @@ import { setupOpenApi } from './openapi/openapi';
 import { NestLogger } from './logging/nest-logger';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './modules/identity/domain/refresh-cookie';
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
+import { answerClientErrors } from './shared/http/client-error';
 
 /**
  * Builds the fully configured application (used by main.ts, the e2e tests and the benchmark), so tests exercise
@@ -36,6 +37,8 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
 
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
+  // Requests Node's parser refuses (headers over 16 KiB, malformed HTTP) get the error envelope too.
+  answerClientErrors(app.getHttpServer());
   // Every answer is `no-store` (C10), so Express's automatic body-hash ETag could never be used by a cache; the
   // ETags the API promises are the explicit resource versions handlers set for If-Match.
   app.set('etag', false);

@@ -19,6 +19,7 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
+import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { SuccessStatusInterceptor } from './shared/context/success-status.interceptor';
@@ -61,9 +62,11 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        // Guards run in this order: authentication (401/403) first, then the per-user rate limit.
+        // Guards run in this order: authentication (401), the per-user rate limit (429), then the account's
+        // state (403 forced change, 403 platform-admin-only); body failures surface after all three.
         { provide: APP_GUARD, useClass: DenyByDefaultGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: AccountStateGuard },
         { provide: APP_INTERCEPTOR, useClass: SuccessStatusInterceptor },
       ],
     };

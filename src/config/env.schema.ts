@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import Joi from 'joi';
+import { EMAIL_PATTERN } from '../shared/validation/email';
 
 const PLACEHOLDER_MESSAGE = '{{#label}} is a placeholder value; production needs a random one (e.g. openssl rand -base64 48)';
 const PLACEHOLDER = /change[-_ ]?me|replace[-_ ]?me|placeholder|^(secret|password|token)[-_0-9]*$/i;
@@ -60,7 +61,7 @@ export const envSchema = Joi.object({
   ANALYTICS_ENABLED: bool.default(false),
   ANALYTICS_SECRET: secret(32).when('ANALYTICS_ENABLED', { is: true, then: Joi.required() }),
   PLATFORM_ADMIN_USERNAME: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/).optional(),
-  PLATFORM_ADMIN_EMAIL: Joi.string().email({ tlds: false }).max(254).optional(),
+  PLATFORM_ADMIN_EMAIL: Joi.string().pattern(EMAIL_PATTERN, 'e-mail address').max(254).optional(),
   PLATFORM_ADMIN_PASSWORD: Joi.string().optional(),
   PLATFORM_ADMIN_DISPLAY_NAME: Joi.string().min(1).max(200).default('Platform Administrator'),
   PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: bool.default(true),

@@ -57,10 +57,15 @@ export class DatabaseHealthIndicator {
   }
 }
 
+/**
+ * The promise's outcome, or ProbeTimeout after `ms`. When the timer fires, answers that already arrived are read
+ * first (one turn of the event loop's I/O phase): a loop kept busy by large request bodies delays the timer and
+ * the database's answer alike, and the probe must not report the database down because the timer ran first.
+ */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProbeTimeout()), ms);
+    timer = setTimeout(() => setImmediate(() => reject(new ProbeTimeout())), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

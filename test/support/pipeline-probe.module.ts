@@ -11,12 +11,12 @@ import {
   IsOptional,
   IsString,
   IsUUID,
-  Length,
   Matches,
   Max,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { Length } from '../../src/shared/validation/text-length';
 import { DataSource } from 'typeorm';
 import { Public } from '../../src/shared/auth/public.decorator';
 import { ConflictError } from '../../src/shared/errors/domain-error';

@@ -3,15 +3,15 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { RequestContext } from '../context/request-context';
-import { AuthenticationFailedError, AuthorizationFailedError, DomainError } from '../errors/domain-error';
-import { ALLOW_DURING_PASSWORD_CHANGE, PLATFORM_ADMIN_ONLY, Principal } from './principal';
+import { AuthenticationFailedError, DomainError } from '../errors/domain-error';
+import { Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
 /**
- * The one global guard, in the design's check order: a route answers only if it is @Public() or the caller
- * presents a valid access token whose session is still active (401 otherwise); then a pending forced password
- * change (403 `password_change_required`) and platform-admin-only routes (403 `platform_admin_required`).
- * Token verification is passport-jwt's (`JwtStrategy` of the identity module).
+ * The first global guard: a route answers only if it is @Public() or the caller presents a valid access token
+ * whose session is still active (401 otherwise). The per-user rate limit (429) runs next, then AccountStateGuard
+ * (403 forced change, 403 platform-admin-only). Token verification is passport-jwt's (`JwtStrategy` of the
+ * identity module).
  */
 @Injectable()
 export class DenyByDefaultGuard extends AuthGuard('jwt') {
@@ -29,13 +29,6 @@ export class DenyByDefaultGuard extends AuthGuard('jwt') {
     await super.canActivate(context);
     const principal = context.switchToHttp().getRequest<Request & { user: Principal }>().user;
     this.context.setActor({ actorType: 'user', actorId: principal.userId });
-
-    if (principal.passwordChangeRequired && !this.reflector.getAllAndOverride<boolean>(ALLOW_DURING_PASSWORD_CHANGE, targets)) {
-      throw new AuthorizationFailedError('password_change_required', 'Change your password first: POST /v1/auth/change-password with {currentPassword, newPassword}; its answer carries a new access token.');
-    }
-    if (this.reflector.getAllAndOverride<boolean>(PLATFORM_ADMIN_ONLY, targets) && !principal.isPlatformAdmin) {
-      throw new AuthorizationFailedError('platform_admin_required', 'This endpoint requires the platform_admin role.');
-    }
     return true;
   }
 

@@ -1,8 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { Request, Response } from 'express';
 import { UnitOfWork } from '../events/unit-of-work';
-import { AuthorizationFailedError } from './domain-error';
+import { AuthorizationFailedError, ValidationFailedError } from './domain-error';
+import { isMalformedParamError, malformedParamName } from '../http/malformed-param';
 import { sendError } from './error-response';
 import { correlationIdOf } from '../context/correlation-id';
 
@@ -21,7 +22,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     if (exception instanceof AuthorizationFailedError && !SAFE_METHODS.has(req.method)) await this.auditDenied(exception);
-    sendError(http.getResponse<Response>(), exception, correlationIdOf(req), this.logger);
+    sendError(http.getResponse<Response>(), named(exception, req), correlationIdOf(req), this.logger);
   }
 
   /**
@@ -46,4 +47,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error({ err: auditError }, 'Could not audit a denied request');
     }
   }
+}
+
+/** A path segment that is not valid percent-encoding is a 400 on the parameter it was meant for. */
+function named(exception: unknown, req: Request): unknown {
+  if (!(exception instanceof BadRequestException) || !isMalformedParamError(exception.message)) return exception;
+  const name = malformedParamName(req);
+  return ValidationFailedError.single(name ? `params.${name}` : 'path', 'format', 'The path segment is not valid percent-encoding.');
 }

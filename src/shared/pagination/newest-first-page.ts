@@ -1,7 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformType } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
+import { MaxLength } from '../validation/text-length';
 import { AfterFrom, DateTimeFormat, instantOf, MaxSpan } from '../validation/time-window';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 import type { TimeWindow } from './newest-first-paginator';

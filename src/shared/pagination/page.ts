@@ -1,7 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformType } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxLength } from '../validation/text-length';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 
 /** Design §4 "Ascending" family: page sizes and the default. */

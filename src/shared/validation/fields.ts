@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsString, Length, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { IsObject, IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { Length, textLength } from './text-length';
 
 /*
  * Request fields shared by every module (design C9). Custom constraints are named after their design §2 rule,
@@ -48,11 +49,11 @@ export const MetadataRules = (): Field =>
       const bad = entries.find(([, inner]) => typeof inner !== 'string');
       return bad ? `metadata.${bad[0]} must be a string` : undefined;
     }),
-    metadataRule('min_length', (entries) => (entries.some(([key]) => key.length === 0) ? 'metadata property names must not be empty' : undefined)),
+    metadataRule('min_length', (entries) => (entries.some(([key]) => textLength(key) === 0) ? 'metadata property names must not be empty' : undefined)),
     metadataRule('max_length', (entries) => {
-      const longName = entries.find(([key]) => key.length > MAX_METADATA_NAME_LENGTH);
+      const longName = entries.find(([key]) => textLength(key) > MAX_METADATA_NAME_LENGTH);
       if (longName) return `metadata property names must be at most ${MAX_METADATA_NAME_LENGTH} characters`;
-      const longValue = entries.find(([, inner]) => typeof inner === 'string' && inner.length > MAX_METADATA_VALUE_LENGTH);
+      const longValue = entries.find(([, inner]) => typeof inner === 'string' && textLength(inner) > MAX_METADATA_VALUE_LENGTH);
       return longValue ? `metadata.${longValue[0]} must be at most ${MAX_METADATA_VALUE_LENGTH} characters` : undefined;
     }),
   );

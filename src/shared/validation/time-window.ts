@@ -5,13 +5,25 @@ import { ValidateBy } from 'class-validator';
  * `range` and `max_span` are reported on `to` and only once both bounds are well-formed (one violation per property).
  */
 
-/** RFC 3339 date-time with an offset (design C6: any offset in). */
-const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
+/**
+ * RFC 3339 `date-time` exactly (design C6: any offset in): `2026-01-02T03:04:05Z`, fraction optional, `T`/`Z`
+ * in either case, offset `±hh:mm`. ISO 8601-only forms (week dates, ordinal dates, basic format, no offset) are
+ * not date-times here.
+ */
+const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(\.\d{1,9})?([Zz]|([+-])(\d\d):(\d\d))$/;
 
-/** The instant of a well-formed date-time, else null. */
+const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** The instant of a well-formed date-time on a real calendar day (year 0001 and later), else null. */
 export function instantOf(value: unknown): number | null {
-  if (typeof value !== 'string' || !DATE_TIME.test(value)) return null;
-  const ms = Date.parse(value);
+  if (typeof value !== 'string') return null;
+  const match = DATE_TIME.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [offsetHours, offsetMinutes] = [Number(match[10] ?? 0), Number(match[11] ?? 0)];
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null;
+  const ms = Date.parse(value.toUpperCase());
   return Number.isNaN(ms) ? null : ms;
 }
 
@@ -27,7 +39,7 @@ export const DateTimeFormat = (): PropertyDecorator =>
     name: 'format',
     validator: {
       validate: (value: unknown) => instantOf(value) !== null,
-      defaultMessage: () => 'Must be an ISO 8601 date-time with an offset, e.g. 2026-01-02T03:04:05.678Z.',
+      defaultMessage: () => 'Must be an RFC 3339 date-time with an offset, e.g. 2026-01-02T03:04:05.678Z.',
     },
   });
 

@@ -13,17 +13,15 @@ import {
   IsOptional,
   IsString,
   IsUUID,
-  Length,
   Matches,
   Max,
-  MaxLength,
   Min,
-  MinLength,
   validate,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import type { FieldViolation } from '../errors/error-codes';
+import { Length, MaxLength, MinLength } from './text-length';
 import { toFieldViolations, ValidationLocation } from './validation-rules';
 
 enum Color {

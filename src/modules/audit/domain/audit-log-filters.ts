@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import type { SelectQueryBuilder } from 'typeorm';
 import type { AuditLogEntity } from '../../../shared/audit/audit-log.entity';
 import type { FilterValue } from '../../../shared/pagination/cursor-codec';

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, ValidateIf } from 'class-validator';
+import { Length, MaxLength } from '../../../shared/validation/text-length';
 import { WhenPresent } from '../../../shared/validation/fields';
 import { STORAGE_TARGETS } from './device-field-definition.entity';
 

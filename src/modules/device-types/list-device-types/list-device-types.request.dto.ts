@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import { DEVICE_TYPE_STATUSES, DeviceTypeStatus } from '../domain/device-type.entity';
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsString, IsUUID } from 'class-validator';
+import { IsString, IsUUID } from 'class-validator';
 import { WhenPresent } from '../../../shared/validation/fields';
+import { DateTimeFormat } from '../../../shared/validation/time-window';
 
 export class AssignDeviceRequest {
   @ApiProperty({ format: 'uuid', description: 'An active unit of the device’s tenant, covered by the caller’s `devices:assign`.' })
@@ -14,6 +15,6 @@ export class AssignDeviceRequest {
   })
   @WhenPresent()
   @IsString()
-  @IsISO8601({ strict: true }, { message: 'validFrom must be an ISO 8601 date-time' })
+  @DateTimeFormat()
   validFrom?: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IsString, IsUUID, Matches } from 'class-validator';
+import { Length } from '../../../shared/validation/text-length';
 import { EntityName, Metadata, WhenPresent } from '../../../shared/validation/fields';
 
 export const DEV_EUI_PATTERN = /^[A-F0-9]{16}$/;

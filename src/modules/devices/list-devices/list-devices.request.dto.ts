@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import { DEV_EUI_PATTERN } from '../create-device/create-device.request.dto';
 import { DEVICE_STATUSES, DeviceStatus } from '../domain/device.entity';

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
+import { Length } from '../../../shared/validation/text-length';
 
 export class EchoRequest {
   @ApiProperty({ minLength: 1, maxLength: 1000 })

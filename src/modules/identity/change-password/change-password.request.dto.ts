@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
+import { Length } from '../../../shared/validation/text-length';
 
 export class ChangePasswordRequest {
   @ApiProperty({ minLength: 1, maxLength: 1024, format: 'password' })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
@@ -17,10 +18,13 @@ export class LoginThrottle {
 
   /**
    * The lock follows the account, whichever identifier (username or e-mail, any case) names it; identifiers
-   * naming no account are counted as typed, so probing unknown names is throttled the same way.
+   * naming no account are counted as typed (trimmed, any case), so probing unknown names is throttled the same
+   * way. The typed identifier is stored as its SHA-256, so the key has a fixed length whatever was typed (an
+   * identifier of up to 320 characters plus a prefix would not fit the key column).
    */
   static keyOf(identifier: string, userId: string | undefined): string {
-    return userId ? `user:${userId}` : `identifier:${identifier.trim().toLowerCase()}`;
+    if (userId) return `user:${userId}`;
+    return `identifier:${createHash('sha256').update(identifier.trim().toLowerCase()).digest('hex')}`;
   }
 
   /** Counts this attempt for the client IP and refuses it (429) over LOGIN_IP_ATTEMPTS_PER_MINUTE. */

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
+import { Length } from '../../../shared/validation/text-length';
 
 export class LoginRequest {
   @ApiProperty({ description: 'Username or e-mail address', minLength: 1, maxLength: 320 })

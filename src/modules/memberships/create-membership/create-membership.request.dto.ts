@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { EmailAddress } from '../../../shared/validation/email';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { TENANT_ROLES, TenantRole } from '../../../shared/access/permissions';
 import { WhenPresent } from '../../../shared/validation/fields';
 
@@ -14,7 +16,7 @@ export class CreateMembershipRequest {
   @WhenPresent()
   @IsString()
   @MaxLength(254)
-  @IsEmail({}, { message: 'userEmail must be an e-mail address' })
+  @EmailAddress('userEmail')
   userEmail?: string;
 
   @ApiProperty({ enum: TENANT_ROLES })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, ValidateBy } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { TENANT_ROLES, TenantRole } from '../../../shared/access/permissions';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import type { MembershipStatus } from '../../tenancy/domain/membership.entity';

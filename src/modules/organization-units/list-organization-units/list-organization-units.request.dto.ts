@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import { ORGANIZATION_UNIT_STATUSES, OrganizationUnitStatus } from '../domain/organization-unit.response.dto';
 

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import { TENANT_STATUSES, TenantStatus } from '../tenant.response.dto';
 

@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, Length, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsString, Matches, ValidateBy } from 'class-validator';
+import { Length, MaxLength } from '../../../shared/validation/text-length';
+import { EmailAddress } from '../../../shared/validation/email';
 import { Metadata, NotBlank, WhenPresent } from '../../../shared/validation/fields';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../identity/domain/password-hasher';
 
@@ -20,7 +22,7 @@ const usernameRules = (): Field[] => [
   Length(3, 64),
   Matches(USERNAME_PATTERN, { message: 'username must start with a letter or digit and use only letters, digits, ".", "_" and "-"' }),
 ];
-const emailRules = (): Field[] => [IsString(), MaxLength(254), IsEmail({}, { message: 'email must be an e-mail address' })];
+const emailRules = (): Field[] => [IsString(), MaxLength(254), EmailAddress('email')];
 const displayNameRules = (): Field[] => [IsString(), NotBlank(), Length(1, 200)];
 
 const usernameDoc = { minLength: 3, maxLength: 64, pattern: USERNAME_PATTERN.source };

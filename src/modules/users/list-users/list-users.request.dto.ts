@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
 import type { UserStatus } from '../../identity/domain/user.entity';
 import { USER_STATUSES } from '../domain/user-fields';

@@ -1,0 +1,32 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
+import { ValidationFailedError } from '../errors/domain-error';
+import { inputViolations } from '../validation/json-input';
+import { bodyErrorOf } from './json-body.middleware';
+
+/**
+ * Runs after the guards (429, 401, 403) and before the pipes: path and query values carrying a NUL character, a
+ * lone surrogate or a prototype-member name are refused here for every route (no DTO has to remember it), then
+ * the body failure JsonBodyMiddleware recorded, if any, surfaces as its 400.
+ */
+@Injectable()
+export class RequestInputInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    const violations = [...inputViolations({ ...req.params }, 'params'), ...inputViolations(queryOf(req), 'query')];
+    if (violations.length > 0) throw new ValidationFailedError(violations);
+    const bodyError = bodyErrorOf(req);
+    if (bodyError) throw bodyError;
+    return next.handle();
+  }
+}
+
+/** The parsed query as own properties (the parser may build a null-prototype object). */
+function queryOf(req: Request): Record<string, unknown> {
+  const query = req.query as Record<string, unknown> | undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(query ?? {})) Object.defineProperty(copy, key, { value: query![key], enumerable: true });
+  return copy;
+}
