@@ -179,6 +179,15 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('gives every required path and header parameter an example', () => {
+    const missing = operationsOf(document).flatMap(({ method, path, operation }) =>
+      ((operation as { parameters?: { name: string; in: string; required?: boolean; example?: unknown }[] }).parameters ?? [])
+        .filter((parameter) => parameter.required && parameter.in !== 'query' && parameter.example === undefined)
+        .map((parameter) => `${method.toUpperCase()} ${path} ${parameter.in}:${parameter.name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('explains sign-in, the forced password change, the refresh cookie and Authorize in the introduction', () => {
     const intro = document.info.description ?? '';
     for (const needle of ['POST /v1/auth/login', 'POST /v1/auth/change-password', 'POST /v1/auth/refresh', '__Host-platform_refresh', 'Authorize', 'X-Correlation-Id', 'nextCursor', 'If-Match', 'ETag']) {

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../shared/errors/error-codes';
 import { errorEnvelopeExample } from './error-examples';
 import { INTRODUCTION } from './introduction';
 import { OPERATION_DOCS } from './operation-docs';
-import { errorExample, SCHEMA_EXAMPLES } from './schema-examples';
+import { errorExample, PARAMETER_EXAMPLES, SCHEMA_EXAMPLES } from './schema-examples';
 
 export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -62,6 +62,7 @@ type Operation = {
   operationId?: string;
   summary?: string;
   description?: string;
+  parameters?: { name: string; required?: boolean; example?: unknown }[];
   responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
   'x-uplink-permission'?: { permission: string };
 };
@@ -79,7 +80,8 @@ export function operationsOf(document: OpenAPIObject): { path: string; method: s
 
 /**
  * Adds what the decorators do not carry: each operation's summary and description, a realistic example on every
- * request and response schema, and a realistic error envelope on each error response an operation declares.
+ * request and response schema and required parameter, and a realistic error envelope on each error response an
+ * operation declares.
  */
 function withDocumentation(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
@@ -92,6 +94,11 @@ function withDocumentation(document: OpenAPIObject): OpenAPIObject {
   for (const { path, operation } of operationsOf(document)) {
     const doc = operation.operationId ? OPERATION_DOCS[operation.operationId] : undefined;
     if (doc) Object.assign(operation, { summary: doc.summary, description: doc.description });
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.required && parameter.example === undefined && PARAMETER_EXAMPLES[parameter.name] !== undefined) {
+        parameter.example = PARAMETER_EXAMPLES[parameter.name];
+      }
+    }
     if (!path.startsWith('/v1/')) continue;
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       const example = /^[45]\d\d$/.test(status)

@@ -373,6 +373,25 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   },
 };
 
+/**
+ * Examples of the required parameters (path ids, If-Match, the measurement window), consistent with the schema
+ * examples. Optional query parameters get none: Swagger UI would pre-fill them and filter every "Try it out".
+ */
+export const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  tenantNumber: 7,
+  userId: USER_ID,
+  sessionId: SESSION_ID,
+  organizationUnitId: UNIT_ID,
+  membershipId: MEMBERSHIP_ID,
+  deviceTypeId: DEVICE_TYPE_ID,
+  key: 'volume.total',
+  deviceId: DEVICE_ID,
+  deviceAssignmentId: ASSIGNMENT_ID,
+  'If-Match': '"3"',
+  from: '2026-03-14T00:00:00.000Z',
+  to: '2026-03-15T00:00:00.000Z',
+};
+
 /** Error envelope examples per HTTP status, completed per operation where the operation says more (see openapi.ts). */
 export function errorExample(code: string, category: string, message: string, details?: Record<string, unknown>): Record<string, unknown> {
   return { error: { code, category, message, correlationId: CORRELATION_ID, ...(details ? { details } : {}) } };
