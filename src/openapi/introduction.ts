@@ -23,7 +23,9 @@ audit log. Every operation below states who may call it, its validation and stat
 Call \`POST /v1/auth/login\` here ("Try it out"), copy \`accessToken\` from the answer, press **Authorize**, paste the
 token (without the \`Bearer \` prefix) into the **bearer** scheme and close the dialog. Every request from this page
 then carries it. After the forced password change, authorize again with the token \`change-password\` returned. Tokens
-expire after \`expiresInSeconds\`; sign in again (or refresh) and re-authorize.
+expire after \`expiresInSeconds\`; sign in again (or refresh) and re-authorize. The cookie scheme in the dialog needs
+nothing: the browser stores the refresh cookie at sign-in and sends it itself (over HTTPS, or on plain HTTP with
+\`REFRESH_COOKIE_SECURE=false\`); refreshing from this page also needs its origin in \`ALLOWED_ORIGINS\`.
 
 ## The refresh cookie
 

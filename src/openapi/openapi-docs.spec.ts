@@ -110,6 +110,7 @@ describe('OpenAPI document', () => {
       ...Object.values(operation.responses ?? {}).map((response) => response.description ?? ''),
     ]);
     expect(texts.filter((text) => /design §|spec §|api-design|api-spec/i.test(text))).toEqual([]);
+    expect(JSON.stringify(document)).not.toMatch(/design §|api-design\.md|api-spec\.md/);
   });
 
   it('has an example for every request body and 2xx response schema', () => {

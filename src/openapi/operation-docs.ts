@@ -65,7 +65,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'Body: `identifier` (username or e-mail, 1..320 characters) and `password` (1..1024, used exactly as typed). Answers the token object and sets the refresh cookie (`__Host-platform_refresh`, or `platform_refresh` when `REFRESH_COOKIE_SECURE=false`) for `POST /v1/auth/refresh`.',
       'If `passwordChangeRequired` is true (a bootstrapped or temporary password), the token only allows `GET /v1/auth/me`, `POST /v1/auth/change-password` and the logout operations until the password is changed.',
       'A user keeps at most 10 active sessions; the 11th sign-in revokes the least recently used one.',
-      '**401** `AUTHENTICATION_FAILED`: one generic answer for an unknown identifier, a wrong password, a disabled user or an account without a password. **429** `RATE_LIMITED` with `Retry-After`: after 5 consecutive failures for the identifier (locked 15 minutes after the last) or 20 attempts per minute from one address; checked before the password.',
+      '**401** `AUTHENTICATION_FAILED`: one generic answer for an unknown identifier, a wrong password, a disabled user or an account without a password. **429** `RATE_LIMITED` with `Retry-After`: after `LOGIN_MAX_FAILURES` (default 5) consecutive failures for the identifier, until `LOGIN_LOCKOUT_MINUTES` (default 15) after the last, or over `LOGIN_IP_ATTEMPTS_PER_MINUTE` (default 20) attempts a minute from one address; checked before the password.',
     ),
   },
   RefreshController_refresh: {
@@ -295,7 +295,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'List membership grants of a tenant',
     description: lines(
       perm('memberships:read', 'S'),
-      'Only grants whose target the caller covers; tenant-level grants need whole-tenant scope. Filters: `status`, `q` (user name or e-mail), `userId`, `role`, `organizationUnitId` (`null` for tenant-level grants).',
+      'Only grants whose target the caller covers; tenant-level grants need whole-tenant scope. Filters: `status`, `q` (case-insensitive substring of the user’s display name or e-mail), `userId`, `role`, `organizationUnitId` (`null` for tenant-level grants). An unknown `userId` or invisible `organizationUnitId` is 400 `reference_not_found`.',
       ASCENDING,
       TENANT_404,
     ),
