@@ -110,7 +110,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'List the own active sessions',
     description: lines(
       '**Access**: any signed-in user.',
-      'At most 10 active sessions, most recently used first, the calling one marked `current`. No IP addresses or user agents are stored or shown. Not paged.',
+      'At most 10 active sessions, most recently used first, the calling one marked `current`. Shows no IP addresses or user agents. Not paged.',
     ),
   },
   RevokeSessionController_revoke: {
@@ -218,7 +218,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Disable a tenant',
     description: lines(
       PLATFORM_ADMIN,
-      '`active` → `disabled`: the grants of everyone but platform administrators stop working at once (the tenant becomes invisible to them), uplinks are stored but not processed, no e-mail is sent. Nothing is deleted.',
+      '`active` → `disabled`: the grants of everyone but platform administrators stop working at once (the tenant becomes invisible to them, as if it did not exist). Nothing is deleted.',
       '**404** (`tenant`): no such tenant. **409** `invalid_state` with `currentStatus`: already disabled.',
     ),
   },
