@@ -66,13 +66,15 @@ function writeOpenApi() {
   }
 }
 
-/** Operations have no summaries: name each request `METHOD /path` instead of `Xyz Controller method`. */
+/** Name each request `METHOD /path` (stable and searchable); the operation's summary and description stay in its description. */
 function withRequestNames(document) {
   const copy = JSON.parse(JSON.stringify(document));
   for (const [path, item] of Object.entries(copy.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation && !operation.summary) operation.summary = `${method.toUpperCase()} ${path}`;
+      if (!operation) continue;
+      operation.description = [operation.summary, operation.description].filter(Boolean).join('\n\n');
+      operation.summary = `${method.toUpperCase()} ${path}`;
     }
   }
   return copy;

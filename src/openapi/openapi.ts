@@ -2,6 +2,10 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES } from '../shared/errors/error-codes';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/identity/domain/refresh-cookie';
+import { errorEnvelopeExample } from './error-examples';
+import { INTRODUCTION } from './introduction';
+import { OPERATION_DOCS } from './operation-docs';
+import { errorExample, PARAMETER_EXAMPLES, SCHEMA_EXAMPLES } from './schema-examples';
 
 /**
  * `refreshCookie` names the cookie the running configuration sets (`__Host-platform_refresh`, or
@@ -11,7 +15,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, ref
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Uplink API')
-    .setDescription('Multi-tenant IoT telemetry platform. Errors use the envelope {error:{code,category,message,correlationId,details?}}.')
+    .setDescription(INTRODUCTION)
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addCookieAuth(
@@ -24,7 +28,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, ref
       'refreshCookie',
     )
     .build();
-  return withErrorEnvelope(SwaggerModule.createDocument(app, config));
+  return withDocumentation(withErrorEnvelope(SwaggerModule.createDocument(app, config)));
 }
 
 /** Every /v1 operation answers failures with the one envelope of the spec: documented once, referenced by all. */
@@ -63,7 +67,64 @@ function withErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** `/docs` (UI) and `/docs/openapi.json`, outside `/v1` and public (design C13). */
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; required?: boolean; example?: unknown }[];
+  responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
+  'x-uplink-permission'?: { permission: string };
+};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Every operation of the document with its path, in document order. */
+export function operationsOf(document: OpenAPIObject): { path: string; method: string; operation: Operation }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, unknown>)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method, operation: operation as Operation })),
+  );
+}
+
+/**
+ * Adds what the decorators do not carry: each operation's summary and description, a realistic example on every
+ * request and response schema and required parameter, and a realistic error envelope on each error response an
+ * operation declares.
+ */
+function withDocumentation(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) {
+    if (schemas[name]) schemas[name].example = example;
+  }
+  if (schemas.ErrorEnvelope) {
+    schemas.ErrorEnvelope.example = errorExample('RESOURCE_NOT_FOUND', 'not_found', 'The device was not found.', { resourceType: 'device' });
+  }
+  for (const { path, operation } of operationsOf(document)) {
+    const doc = operation.operationId ? OPERATION_DOCS[operation.operationId] : undefined;
+    if (doc) Object.assign(operation, { summary: doc.summary, description: doc.description });
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.required && parameter.example === undefined && PARAMETER_EXAMPLES[parameter.name] !== undefined) {
+        parameter.example = PARAMETER_EXAMPLES[parameter.name];
+      }
+    }
+    if (!path.startsWith('/v1/')) continue;
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const example = /^[45]\d\d$/.test(status)
+        ? errorEnvelopeExample(Number(status), {
+            operationId: operation.operationId ?? '',
+            path,
+            description: response.description ?? '',
+            permission: operation['x-uplink-permission']?.permission,
+          })
+        : undefined;
+      if (example) response.content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example } };
+    }
+  }
+  return document;
+}
+
+/** `/docs` (UI) and `/docs/openapi.json`, outside `/v1` and public. */
 export function setupOpenApi(app: INestApplication, version: string, refreshCookie: string = SECURE_COOKIE_NAME): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, version, refreshCookie), {
     jsonDocumentUrl: 'docs/openapi.json',

@@ -18,7 +18,7 @@ import { UpdateDeviceCommand } from './update-device/update-device.command';
 import { UpdateDeviceRequest } from './update-device/update-device.request.dto';
 
 const NOT_FOUND = 'Missing, in another tenant, or outside the caller’s scope.';
-const INVALID_STATE = '`invalid_state` (+`currentStatus`): not a move of design §7 from the current status.';
+const INVALID_STATE = '`invalid_state` (+`currentStatus`): not an allowed move from the current status (`active` ⇄ `disabled`, either → `retired`).';
 
 @ApiTags('devices')
 @ApiBearerAuth()

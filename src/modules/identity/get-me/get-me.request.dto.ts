@@ -1,7 +1,14 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export class GetMeParams {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 2147483647,
+    description: 'The tenant to report as `currentTenant`, if the caller can see it.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

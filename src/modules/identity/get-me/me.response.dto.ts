@@ -13,7 +13,7 @@ export class MeMembership {
   @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'null: a tenant-level grant.' }) organizationUnitId!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) organizationUnitName!: string | null;
   @ApiProperty() includeDescendants!: boolean;
-  @ApiProperty({ type: [String], description: 'The permissions of the role, sorted (design §8).' }) permissions!: string[];
+  @ApiProperty({ type: [String], description: 'The permissions the role grants, sorted.' }) permissions!: string[];
 }
 
 export class MeAnalytics {

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../list-measurements/measurement-page.response.dto';
 
 /** Spec "Current value entry". */
 export class CurrentValueEntry {
@@ -7,7 +8,7 @@ export class CurrentValueEntry {
   definition!: DeviceFieldResponse;
 
   @ApiProperty({
-    nullable: true,
+    oneOf: [...JSON_VALUE_SCHEMAS, { type: 'null' }],
     description: 'The stored value (number, string, boolean or JSON per the field’s schemaRef); null until the first storage.',
   })
   currentValue!: unknown;

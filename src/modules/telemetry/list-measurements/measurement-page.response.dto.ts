@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { MAX_CURSOR_LENGTH } from '../../../shared/pagination/cursor-codec';
 
+/** A stored telemetry value: any JSON value, typed by its field's schemaRef. */
+export const JSON_VALUE_SCHEMAS = [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }, { type: 'object' }, { type: 'array', items: {} }];
+
 /** A stored point (no `bucket`). */
 export class MeasurementPoint {
   @ApiProperty()
@@ -9,7 +12,7 @@ export class MeasurementPoint {
   @ApiProperty({ format: 'date-time' })
   observedAt!: string;
 
-  @ApiProperty({ description: 'Number, string, boolean or JSON, per the field’s schemaRef.' })
+  @ApiProperty({ oneOf: JSON_VALUE_SCHEMAS, description: 'Number, string, boolean or JSON, per the field’s schemaRef.' })
   value!: unknown;
 }
 
@@ -21,7 +24,7 @@ export class MeasurementBucket {
   @ApiProperty({ format: 'date-time', description: 'Start of [bucketStart, bucketStart + bucket), aligned to the UTC epoch.' })
   bucketStart!: string;
 
-  @ApiProperty({ description: 'The aggregate: a number, except `last` of a non-number field (its last value).' })
+  @ApiProperty({ oneOf: JSON_VALUE_SCHEMAS, description: 'The aggregate: a number, except `last` of a non-number field (its last value).' })
   value!: unknown;
 
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Visible points in the bucket.' })

@@ -1,0 +1,584 @@
+/**
+ * Summary and description of every operation, keyed by its pinned operationId. They are merged into the OpenAPI
+ * document when it is built (see `withOperationDocs`), so the controllers stay thin and a new operation without an
+ * entry here fails the document test.
+ *
+ * Each description states who may call the operation (permission and the scope it is evaluated at), the 404 of the
+ * existence rule, notable validation rules, the 409 reasons, `If-Match` where required and the paging family.
+ */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+}
+
+const lines = (...parts: string[]): string => parts.join('\n\n');
+
+const EXISTENCE_404 =
+  '**404** `RESOURCE_NOT_FOUND`: the target is missing, in another tenant, or outside the caller’s scope; all three get the same answer, never a 403.';
+const TENANT_404 = '**404** `RESOURCE_NOT_FOUND` (`tenant`): no such tenant, or none the caller holds an effective grant in.';
+const PLATFORM_ADMIN =
+  '**Access**: platform administrators only. Anyone else gets 403 `platform_admin_required` before the request is validated or anything is looked up.';
+const ASCENDING =
+  '**Paging** (ascending family): ordered by (`createdAt`, id); `limit` 25, 50 or 100 (default 25); the page carries `items`, `nextCursor` (omitted on the last page) and the exact `totalCount` for the same filters. Pass `nextCursor` as `cursor` and repeat the same filters and `limit`, otherwise 400 `query.cursor` `cursor_mismatch`; an altered cursor is `cursor_invalid`.';
+const NEWEST_FIRST =
+  '**Paging** (newest-first family): newest first by (`occurredAt`, id); `limit` 1..100 (default 25); `items` and `nextCursor` (omitted on the last page), no total. The first page fixes the upper time anchor `min(to, now)`; continuations repeat every filter and the `limit` (else 400 `cursor_mismatch`).';
+const TIME_WINDOW =
+  '**Time window**: `from` and `to` (RFC 3339) are a pair, both or neither: one alone is 400 `required`, `from >= to` is `range`, a span over 31 days is `max_span`; neither means the last 24 hours. The window is half-open `[from, to)`.';
+const IF_MATCH =
+  '**If-Match** is required: the resource’s current `ETag`, e.g. `"3"` or `W/"3"`. Missing or malformed: 400 `headers.if-match`; stale: 409 `lock_version_mismatch` with `currentLockVersion` (the value the `ETag` header shows now). Success increments `lockVersion` by 1 and returns the new `ETag`.';
+const PATCH_RULES =
+  '**Partial update**: send at least one property (else 400 `body` `min_properties`); unknown or immutable properties are 400 `unknown_property`; `metadata` replaces the whole map (≤ 50 string values, keys 1..64, values ≤ 1024 characters).';
+const NAME_RULES = 'Names are 1..200 characters and not blank; descriptions ≤ 500 characters (default `""`).';
+const KEY_RULE = '`key` matches `^[a-z0-9][a-z0-9._-]{0,63}$` and is immutable.';
+
+const perm = (permission: string, scope: 'T' | 'S' | '*'): string => {
+  const where = {
+    T: 'through a tenant-level grant (a grant on a unit is not enough)',
+    S: 'through a grant covering the target (its unit, or an ancestor with `includeDescendants`)',
+    '*': 'through any effective grant in the tenant',
+  }[scope];
+  return `**Access**: \`${permission}\` ${where}; platform administrators hold every permission. A visible target without the permission is 403 \`missing_permission\`.`;
+};
+
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  // Probes (outside /v1, public)
+  HealthController_healthz: {
+    summary: 'Liveness probe',
+    description: lines(
+      'Answers 200 while the process runs and serves HTTP; it checks no dependency, so a database outage never restarts the service.',
+      'Public, outside `/v1`, not rate-limited. Use it as the container liveness probe.',
+    ),
+  },
+  HealthController_readyz: {
+    summary: 'Readiness probe',
+    description: lines(
+      'Answers 200 when the service can serve traffic (the database answers), else 503 with `checks` naming what failed.',
+      'Public, outside `/v1`. Use it as the readiness probe so a replica without its database stops receiving requests.',
+    ),
+  },
+
+  // Authentication
+  LoginController_login: {
+    summary: 'Sign in with a username or e-mail and a password',
+    description: lines(
+      '**Access**: public (no bearer token).',
+      'Body: `identifier` (username or e-mail, 1..320 characters) and `password` (1..1024, used exactly as typed). Answers the token object and sets the refresh cookie (`__Host-platform_refresh`, or `platform_refresh` when `REFRESH_COOKIE_SECURE=false`) for `POST /v1/auth/refresh`.',
+      'If `passwordChangeRequired` is true (a bootstrapped or temporary password), the token only allows `GET /v1/auth/me`, `POST /v1/auth/change-password` and the logout operations until the password is changed.',
+      'A user keeps at most 10 active sessions; the 11th sign-in revokes the least recently used one.',
+      '**401** `AUTHENTICATION_FAILED`: one generic answer for an unknown identifier, a wrong password, a disabled user or an account without a password. **429** `RATE_LIMITED` with `Retry-After`: after `LOGIN_MAX_FAILURES` (default 5) consecutive failures for the identifier, until `LOGIN_LOCKOUT_MINUTES` (default 15) after the last, or over `LOGIN_IP_ATTEMPTS_PER_MINUTE` (default 20) attempts a minute from one address; checked before the password.',
+    ),
+  },
+  RefreshController_refresh: {
+    summary: 'Exchange the refresh cookie for a new access token',
+    description: lines(
+      '**Access**: the refresh cookie plus an `Origin` header that exactly matches one of `ALLOWED_ORIGINS`; no bearer token and no body. Each refresh rotates the cookie and moves the 7-day inactivity deadline (`refreshIdleExpiresAt`).',
+      '**401**: cookie missing, invalid, expired, revoked or reused; the cookie is cleared. Reusing a rotated token after the race window revokes the whole session. **403** `origin_not_allowed`: the `Origin` is not allowlisted. **409** `refresh_in_progress` with `Retry-After: 1`: the same token was rotated in the last few seconds (two tabs refreshing at once); retry once with the current cookie.',
+    ),
+  },
+  LogoutController_logout: {
+    summary: 'Sign out of this session',
+    description: lines(
+      '**Access**: the bearer token and an allowlisted `Origin`; allowed while a password change is pending.',
+      'Revokes the session of the refresh cookie when it belongs to the caller, otherwise the bearer token’s session, and clears the cookie. Answers 204.',
+      '**403** `origin_not_allowed`: the `Origin` header is not in `ALLOWED_ORIGINS`.',
+    ),
+  },
+  LogoutAllController_logoutAll: {
+    summary: 'Sign out of every session',
+    description: lines(
+      '**Access**: any signed-in user, also while a password change is pending.',
+      'Revokes every session of the caller (the current one too) and clears the refresh cookie. Answers 204; tokens of the revoked sessions fail with 401 `revoked_session` from the next request on.',
+    ),
+  },
+  GetMeController_me: {
+    summary: 'Who am I: user, session, roles and grants',
+    description: lines(
+      '**Access**: any signed-in user, also while a password change is pending.',
+      'Returns the user, the current session, global platform roles, `passwordChangeRequired`, the caller’s effective membership grants with their permissions, and `currentTenant`: the tenant of the optional `tenantNumber` query if visible, else the only visible tenant, else null. `analytics` is present only when product analytics is enabled and holds pseudonymous ids only.',
+      '**400**: `tenantNumber` not an integer 1..2147483647.',
+    ),
+  },
+  ChangePasswordController_changePassword: {
+    summary: 'Change the own password (also the forced change)',
+    description: lines(
+      '**Access**: any signed-in user, also while a password change is pending: this is how a bootstrapped administrator or a user with a temporary password completes the forced change.',
+      'Body: `currentPassword` and `newPassword` (12..128 characters, not equal to the username or e-mail ignoring case). Every earlier session, the calling one included, is revoked; the answer is the token object of one new session and a new refresh cookie; `passwordChangeRequired` becomes false.',
+      '**400** `body.currentPassword` `incorrect`, `body.newPassword` `unchanged` or `password_policy`. **429**: wrong current passwords count against the sign-in throttle.',
+    ),
+  },
+  ListSessionsController_list: {
+    summary: 'List the own active sessions',
+    description: lines(
+      '**Access**: any signed-in user.',
+      'At most 10 active sessions, most recently used first, the calling one marked `current`. Shows no IP addresses or user agents. Not paged.',
+    ),
+  },
+  RevokeSessionController_revoke: {
+    summary: 'Revoke one of the own sessions',
+    description: lines(
+      '**Access**: the owner of the session. Revoking the current session is allowed; its token stops working at once. Answers 204.',
+      '**400**: `sessionId` not a UUID. **404** `RESOURCE_NOT_FOUND` (`session`): no active session with this id belongs to the caller; another user’s session gets the same answer.',
+    ),
+  },
+
+  // Users
+  ListUsersController_list: {
+    summary: 'List users',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Filters: `status` (`active`, `disabled`), `q` (≤ 100 characters; case-insensitive substring of username, e-mail or display name).',
+      ASCENDING,
+    ),
+  },
+  CreateUserController_create: {
+    summary: 'Create a user with a temporary password',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Body: `username` (`^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$`), `email` (≤ 254), `displayName` (1..200), `temporaryPassword` (password policy: 12..128, not the username or e-mail), `metadata` optional. The user must change the password at the first sign-in (`passwordChangeRequired` true). Answers 201 with `Location: /v1/users/{userId}`; the body omits `username`.',
+      'The user has no tenant access until a membership grant is created.',
+      '**409** `duplicate_username` or `duplicate_email` (compared ignoring case).',
+    ),
+  },
+  GetUserController_get: {
+    summary: 'Get a user',
+    description: lines(PLATFORM_ADMIN, '**400**: `userId` not a UUID. **404** `RESOURCE_NOT_FOUND` (`user`): no such user.'),
+  },
+  UpdateUserController_update: {
+    summary: 'Update a user, or disable or reactivate it',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Any of `username`, `email`, `displayName`, `status` (`active` ⇄ `disabled`), `metadata`. ' + PATCH_RULES,
+      'Disabling revokes every session of the user; setting the current status again is a no-op answered 200.',
+      '**404** (`user`): no such user. **409** `duplicate_username`, `duplicate_email`; `protected_user` (the bootstrapped administrator cannot be disabled); `self_lockout` (disabling yourself); `last_platform_admin` (disabling the last active platform administrator).',
+    ),
+  },
+  SetTemporaryPasswordController_set: {
+    summary: 'Reset a user’s password to a temporary one',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Body: `temporaryPassword` (password policy). Sets `passwordChangeRequired` and revokes every session of the user, who must change the password at the next sign-in.',
+      '**404** (`user`): no such user. **409** `protected_user` (the bootstrapped administrator), `self_target` (use `POST /v1/auth/change-password` for yourself).',
+    ),
+  },
+  GrantPlatformAdminController_grant: {
+    summary: 'Make a user a platform administrator',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Idempotent: granting the role again answers 200 with the unchanged user. The user’s cached authorization is refreshed on the next request.',
+      '**404** (`user`): no such user.',
+    ),
+  },
+  RevokePlatformAdminController_revoke: {
+    summary: 'Remove the platform administrator role from a user',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Idempotent: revoking a role the user does not hold answers 200.',
+      '**404** (`user`): no such user. **409** `protected_user` (the bootstrapped administrator), `self_lockout` (your own role), `last_platform_admin`.',
+    ),
+  },
+  ListUserMembershipsController_list: {
+    summary: 'List a user’s membership grants in every tenant',
+    description: lines(
+      PLATFORM_ADMIN,
+      'The user’s membership history: grants of all tenants and statuses, each with its `tenantNumber`. Filters: `status`, `tenantId` (UUID).',
+      ASCENDING,
+      '**404** (`user`): no such user.',
+    ),
+  },
+
+  // Tenants
+  ListTenantsController_list: {
+    summary: 'List the tenants visible to the caller',
+    description: lines(
+      '**Access**: any signed-in user. Platform administrators see every tenant; others see the active tenants where they hold an effective grant.',
+      'Filters: `status`, `q` (case-insensitive substring of key or name).',
+      ASCENDING,
+    ),
+  },
+  CreateTenantController_create: {
+    summary: 'Create a tenant',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Body: `key` (`^[a-z0-9][a-z0-9._-]{0,63}$`, globally unique, immutable), `name` (1..200, not blank), `metadata` optional. The tenant gets the next `tenantNumber` (ascending from 1), used in every tenant URL. Answers 201 with `Location: /v1/tenants/{tenantNumber}`.',
+      '**409** `duplicate_key`: another tenant has this key.',
+    ),
+  },
+  GetTenantController_get: {
+    summary: 'Get a tenant',
+    description: lines(
+      perm('tenant:read', '*'),
+      '**400**: `tenantNumber` not an integer 1..2147483647. ' + TENANT_404,
+    ),
+  },
+  UpdateTenantController_update: {
+    summary: 'Rename a tenant or replace its metadata',
+    description: lines(perm('tenant:write', 'T'), '`name` and/or `metadata`; `key` is immutable. ' + PATCH_RULES, TENANT_404),
+  },
+  ChangeTenantStatusController_disable: {
+    summary: 'Disable a tenant',
+    description: lines(
+      PLATFORM_ADMIN,
+      '`active` → `disabled`: the grants of everyone but platform administrators stop working at once (the tenant becomes invisible to them, as if it did not exist). Nothing is deleted.',
+      '**404** (`tenant`): no such tenant. **409** `invalid_state` with `currentStatus`: already disabled.',
+    ),
+  },
+  ChangeTenantStatusController_reactivate: {
+    summary: 'Reactivate a disabled tenant',
+    description: lines(
+      PLATFORM_ADMIN,
+      '`disabled` → `active`: grants count again.',
+      '**404** (`tenant`): no such tenant. **409** `invalid_state` with `currentStatus`: already active.',
+    ),
+  },
+
+  // Organization units
+  ListOrganizationUnitsController_list: {
+    summary: 'List organization units of a tenant',
+    description: lines(
+      perm('organization-units:read', 'S'),
+      'Visible units only: those the caller can access (`scopeRelation` `accessible`) and their ancestors for navigation (`ancestor`). With `parentOrganizationUnitId`: its visible children; without it: the top-level visible units, or with `q` every visible unit matching. Filters: `status`, `q`. An unknown or invisible parent is 400 `query.parentOrganizationUnitId` `reference_not_found`.',
+      ASCENDING,
+      TENANT_404,
+    ),
+  },
+  CreateOrganizationUnitController_create: {
+    summary: 'Create an organization unit',
+    description: lines(
+      '**Access**: `organization-units:write`. A root unit needs it over the whole tenant (a tenant-level grant with descendants); a child needs a grant with descendants on the parent or above.',
+      'Body: `key` (unique per tenant, `^[a-z0-9][a-z0-9._-]{0,63}$`, immutable), `name`, `parentOrganizationUnitId` (optional: none = root; immutable), `metadata` optional. An unknown or invisible parent is 400 `body.parentOrganizationUnitId` `reference_not_found`. Answers 201 with `Location: /v1/organization-units/{organizationUnitId}`.',
+      TENANT_404 + ' **409** `duplicate_key`, `parent_disabled` (the parent is effectively disabled), `max_depth` (a tree is at most 16 levels deep).',
+    ),
+  },
+  GetOrganizationUnitController_get: {
+    summary: 'Get an organization unit',
+    description: lines(
+      perm('organization-units:read', 'S') + ' Ancestors of accessible units are readable for navigation (`scopeRelation` `ancestor`).',
+      '`effectiveStatus` is `disabled` when the unit, an ancestor or the tenant is disabled; `hasChildren` is true when at least one direct child is visible to the caller.',
+      EXISTENCE_404,
+    ),
+  },
+  UpdateOrganizationUnitController_update: {
+    summary: 'Rename an organization unit or replace its metadata',
+    description: lines(
+      perm('organization-units:write', 'S') + ' A unit the caller sees only as a navigation ancestor is 403.',
+      '`name` and/or `metadata`; `key` and the parent are immutable (no re-parenting). ' + PATCH_RULES,
+      EXISTENCE_404,
+    ),
+  },
+  ListOrganizationUnitAncestorsController_list: {
+    summary: 'List the ancestors of an organization unit',
+    description: lines(
+      perm('organization-units:read', 'S'),
+      '`items`: the chain of ancestors from the root down to the parent, excluding the unit itself; empty for a root. Not paged: a tree is at most 16 levels deep.',
+      EXISTENCE_404,
+    ),
+  },
+  ChangeOrganizationUnitStatusController_disable: {
+    summary: 'Disable an organization unit and its subtree',
+    description: lines(
+      perm('organization-units:write', 'S') + ' A navigation ancestor is 403.',
+      '`active` → `disabled`: the whole subtree becomes `effectiveStatus` `disabled`; it takes no new children or device assignments and grants on it stop counting. Ingestion continues; nothing is deleted.',
+      EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: already disabled.',
+    ),
+  },
+  ChangeOrganizationUnitStatusController_reactivate: {
+    summary: 'Reactivate an organization unit',
+    description: lines(
+      perm('organization-units:write', 'S') + ' A navigation ancestor is 403.',
+      '`disabled` → `active`. The subtree is effectively active again unless an ancestor or the tenant is still disabled.',
+      EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: already active.',
+    ),
+  },
+
+  // Memberships
+  ListMembershipsController_list: {
+    summary: 'List membership grants of a tenant',
+    description: lines(
+      perm('memberships:read', 'S'),
+      'Only grants whose target the caller covers; tenant-level grants need whole-tenant scope. Filters: `status`, `q` (case-insensitive substring of the user’s display name or e-mail), `userId`, `role`, `organizationUnitId` (`null` for tenant-level grants). An unknown `userId` or invisible `organizationUnitId` is 400 `reference_not_found`.',
+      ASCENDING,
+      TENANT_404,
+    ),
+  },
+  CreateMembershipController_create: {
+    summary: 'Grant a user a role in a tenant or unit',
+    description: lines(
+      '**Access**: `memberships:write` covering the target; a tenant-level grant or one with descendants needs the caller to cover the whole subtree.',
+      'Body: exactly one of `userId` or `userEmail`; `role` (`tenant_admin`, `tenant_operator`, `tenant_viewer`); `organizationUnitId` (optional; none or null = tenant-level); `includeDescendants` (default true). An unknown user or invisible unit is 400 `reference_not_found`. Answers 201 with `Location: /v1/memberships/{membershipId}`.',
+      TENANT_404 + ' **409** `duplicate_membership`: the user already has an active grant on this target.',
+    ),
+  },
+  GetMembershipController_get: {
+    summary: 'Get a membership grant',
+    description: lines(
+      perm('memberships:read', 'S'),
+      '**404** (`membership`): no such grant, one in another tenant, or one whose target the caller does not cover; all the same answer.',
+    ),
+  },
+  UpdateMembershipController_update: {
+    summary: 'Change a grant’s role or descendant coverage',
+    description: lines(
+      perm('memberships:write', 'S') + ' The caller must cover the grant both before and after the change.',
+      '`role` and/or `includeDescendants`; the user and the target are immutable. ' + PATCH_RULES.replace(/; `metadata`.*$/, '.'),
+      'The user’s access changes from its next request on.',
+      '**404** (`membership`): no such grant, or one outside the caller’s tenants and units.',
+    ),
+  },
+  ChangeMembershipStatusController_disable: {
+    summary: 'Disable a membership grant',
+    description: lines(
+      perm('memberships:write', 'S'),
+      '`active` → `disabled`: the grant stops counting from the user’s next request on. Grants are never deleted.',
+      '**404** (`membership`): no such grant, or one outside the caller’s scope. **409** `invalid_state` with `currentStatus`: already disabled.',
+    ),
+  },
+  ChangeMembershipStatusController_reactivate: {
+    summary: 'Reactivate a membership grant',
+    description: lines(
+      perm('memberships:write', 'S'),
+      '`disabled` → `active`.',
+      '**404** (`membership`): no such grant, or one outside the caller’s scope. **409** `invalid_state` with `currentStatus`: already active; `duplicate_membership`: the user meanwhile has another active grant on the same target.',
+    ),
+  },
+
+  // Audit
+  ListTenantAuditLogsController_list: {
+    summary: 'Query a tenant’s audit log',
+    description: lines(
+      perm('audit:read', 'T'),
+      'Filters (exact match): `eventType`, `action`, `actorId`, `entityType`, `entityId`, `correlationId`, `method`, `route` (the route template, e.g. `/v1/devices/{deviceId}`), `statusCode`.',
+      TIME_WINDOW,
+      NEWEST_FIRST,
+      TENANT_404,
+    ),
+  },
+  ListAuditLogsController_list: {
+    summary: 'Query the audit log of all tenants',
+    description: lines(
+      PLATFORM_ADMIN,
+      'Every tenant’s events plus platform events (sign-ins, users, tenants); each item carries `tenantId` (null for platform events). The same filters as the tenant audit log, plus `tenantId`.',
+      TIME_WINDOW,
+      NEWEST_FIRST,
+    ),
+  },
+
+  // Device types
+  ListDeviceTypesController_list: {
+    summary: 'List device types of a tenant',
+    description: lines(perm('device-types:read', '*'), 'Filters: `status`, `q` (key or name substring).', ASCENDING, TENANT_404),
+  },
+  CreateDeviceTypeController_create: {
+    summary: 'Create a device type',
+    description: lines(
+      perm('device-types:write', 'T'),
+      `Body: \`key\` (unique per tenant), \`name\`, \`description\` optional. ${KEY_RULE} ${NAME_RULES} Answers 201 with \`lockVersion\` 1, \`ETag: "1"\` and \`Location: /v1/device-types/{deviceTypeId}\`.`,
+      TENANT_404 + ' **409** `duplicate_key`.',
+    ),
+  },
+  GetDeviceTypeController_get: {
+    summary: 'Get a device type',
+    description: lines(
+      perm('device-types:read', '*'),
+      'The response carries `ETag: "<lockVersion>"`; send it as `If-Match` on the next change.',
+      '**404** (`device_type`): missing, or in a tenant the caller has no effective grant in.',
+    ),
+  },
+  UpdateDeviceTypeController_update: {
+    summary: 'Rename a device type or change its description',
+    description: lines(
+      perm('device-types:write', 'T'),
+      '`name` and/or `description`; `key` is immutable. ' + PATCH_RULES.replace(/; `metadata`.*$/, '.'),
+      IF_MATCH,
+      '**404** (`device_type`): missing, or in a tenant the caller has no effective grant in.',
+    ),
+  },
+  ChangeDeviceTypeStatusController_disable: {
+    summary: 'Disable a device type',
+    description: lines(
+      perm('device-types:write', 'T'),
+      '`active` → `disabled`: no new devices of this type; uplinks of its devices are stored but not processed.',
+      IF_MATCH,
+      '**404** (`device_type`). **409** `lock_version_mismatch`; `invalid_state` with `currentStatus`: already disabled.',
+    ),
+  },
+  ChangeDeviceTypeStatusController_reactivate: {
+    summary: 'Reactivate a device type',
+    description: lines(
+      perm('device-types:write', 'T'),
+      '`disabled` → `active`.',
+      IF_MATCH,
+      '**404** (`device_type`). **409** `lock_version_mismatch`; `invalid_state` with `currentStatus`: already active.',
+    ),
+  },
+
+  // Device fields
+  ListDeviceFieldsController_list: {
+    summary: 'List the field definitions of a device type',
+    description: lines(
+      perm('device-types:read', '*'),
+      'A JSON array, not a page: active and deprecated fields, oldest first by `createdAt`.',
+      '**404** (`device_type`): missing, or in a tenant the caller has no effective grant in.',
+    ),
+  },
+  CreateDeviceFieldController_create: {
+    summary: 'Define a telemetry field of a device type',
+    description: lines(
+      perm('device-types:write', 'T'),
+      'Body: `key` (`^[a-z][a-z0-9._-]{0,119}$`, immutable), `name`, `description` optional, `schemaRef` (number, string, boolean or json), `unit` optional (1..40 or null), `storageTargets` (1..2 unique of `current`, `timeseries`), `measurementType` (`gauge`, `counter`, `status`, `event`). A disabled type accepts new fields. Answers 201 with `lockVersion` 1, `ETag: "1"`, `Location: /v1/device-types/{deviceTypeId}/fields/{key}`.',
+      '**404** (`device_type`). **409** `duplicate_key` (keys of deprecated fields stay taken), `max_fields` (200 active fields per type).',
+    ),
+  },
+  GetDeviceFieldController_get: {
+    summary: 'Get a field definition',
+    description: lines(
+      perm('device-types:read', '*'),
+      'Active or deprecated; the response carries `ETag: "<lockVersion>"`. The path `key` must match `^[a-z][a-z0-9._-]{0,119}$` (else 400).',
+      '**404** `device_type` (missing or invisible type) or `device_field` (no field with this key).',
+    ),
+  },
+  UpdateDeviceFieldController_update: {
+    summary: 'Change a field’s name, description, unit or storage targets',
+    description: lines(
+      perm('device-types:write', 'T'),
+      'Any of `name`, `description`, `unit` (null clears it), `storageTargets`; `key`, `schemaRef` and `measurementType` are immutable. ' +
+        PATCH_RULES.replace(/; `metadata`.*$/, '.'),
+      IF_MATCH,
+      '**404** `device_type` or `device_field`. **409** `lock_version_mismatch`; `invalid_state` with `currentStatus`: the field is deprecated.',
+    ),
+  },
+  DeprecateDeviceFieldController_deprecate: {
+    summary: 'Deprecate a field definition',
+    description: lines(
+      perm('device-types:write', 'T'),
+      '`active` → `deprecated` (terminal): `deprecatedAt` is set, the field stays listed, its key stays taken, and current values no longer show it; its stored measurements stay readable.',
+      IF_MATCH,
+      '**404** `device_type` or `device_field`. **409** `lock_version_mismatch`; `invalid_state` with `currentStatus`: already deprecated.',
+    ),
+  },
+
+  // Devices
+  ListDevicesController_list: {
+    summary: 'List devices of a tenant',
+    description: lines(
+      perm('devices:read', 'S'),
+      'Visible devices only: those whose current unit the caller can access, and unassigned ones for callers with a tenant-level grant. Filters: `status`, `deviceTypeId`, `organizationUnitId` with `includeDescendants` (default true), `devEui` (exact), `q` (name substring or devEui prefix). An unknown or invisible `deviceTypeId`/`organizationUnitId` is 400 `reference_not_found`.',
+      ASCENDING,
+      TENANT_404,
+    ),
+  },
+  CreateDeviceController_create: {
+    summary: 'Register a device',
+    description: lines(
+      '**Access**: `devices:write` covering the target unit; a device without `organizationUnitId` (unassigned) needs a tenant-level grant.',
+      'Body: `devEui` (16 uppercase hex characters, stored exactly as sent, immutable), `name`, `deviceTypeId` (an active type of the tenant, immutable), `metadata` optional, `organizationUnitId` optional (opens the first assignment period now; required for callers without a tenant-level grant). An unknown or invisible type or unit is 400 `reference_not_found`. Answers 201 with `Location: /v1/devices/{deviceId}`.',
+      TENANT_404 +
+        ' **409** `duplicate_dev_eui` (a non-retired device of any tenant holds it; the other tenant is not named), `device_type_disabled`, `organization_unit_disabled`.',
+    ),
+  },
+  GetDeviceController_get: {
+    summary: 'Get a device',
+    description: lines(perm('devices:read', 'S'), 'Includes `currentAssignment`, the open period, or null while unassigned.', EXISTENCE_404),
+  },
+  UpdateDeviceController_update: {
+    summary: 'Rename a device or replace its metadata',
+    description: lines(
+      perm('devices:write', 'S'),
+      '`name` and/or `metadata`; `devEui` and `deviceTypeId` are immutable. ' + PATCH_RULES,
+      EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: the device is retired.',
+    ),
+  },
+  ChangeDeviceStatusController_disable: {
+    summary: 'Disable a device',
+    description: lines(
+      perm('devices:write', 'S'),
+      '`active` → `disabled`: its uplinks are stored but not processed.',
+      EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: not `active`.',
+    ),
+  },
+  ChangeDeviceStatusController_reactivate: {
+    summary: 'Reactivate a disabled device',
+    description: lines(perm('devices:write', 'S'), '`disabled` → `active`.', EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: not `disabled`.'),
+  },
+  ChangeDeviceStatusController_retire: {
+    summary: 'Retire a device for good',
+    description: lines(
+      perm('devices:write', 'S'),
+      '`active` or `disabled` → `retired` (terminal): the open assignment period ends now and the devEui becomes free for a new device; its history and measurements stay readable.',
+      EXISTENCE_404 + ' **409** `invalid_state` with `currentStatus`: already retired.',
+    ),
+  },
+
+  // Device assignments
+  ListDeviceAssignmentsController_list: {
+    summary: 'List a device’s assignment periods',
+    description: lines(
+      perm('devices:read', 'S'),
+      'The periods the caller may see: all of them with whole-tenant scope, otherwise only periods in units it can access.',
+      ASCENDING,
+      EXISTENCE_404,
+    ),
+  },
+  AssignDeviceController_assign: {
+    summary: 'Assign a device to a unit, or move it',
+    description: lines(
+      '**Access**: `devices:assign` covering both the current unit (if any) and the target unit.',
+      'Body: `organizationUnitId`, `validFrom` optional (default now). The open period, if any, is closed at `validFrom` and a new one opens there. `validFrom` in the future, not after the open period’s start, or before the last period’s end is 400 `body.validFrom` `range`; an unknown or invisible unit is 400 `reference_not_found`. Answers 201 with `Location: /v1/devices/{deviceId}/assignments/{deviceAssignmentId}`.',
+      EXISTENCE_404 +
+        ' **409** `already_assigned` (already in that unit, or a concurrent move won), `organization_unit_disabled`, `invalid_state` (the device is retired).',
+    ),
+  },
+  GetDeviceAssignmentController_get: {
+    summary: 'Get one assignment period of a device',
+    description: lines(
+      perm('devices:read', 'S'),
+      '**404**: the device or the period is missing, in another tenant, or outside the caller’s scope (a period in a unit the caller cannot access included).',
+    ),
+  },
+  EndDeviceAssignmentController_end: {
+    summary: 'End a device’s open assignment period',
+    description: lines(
+      perm('devices:assign', 'S'),
+      'Body: `validTo` optional (default now); not after the period’s start or in the future is 400 `body.validTo` `range`. The device becomes unassigned.',
+      '**404**: the device or the period is missing or invisible. **409** `assignment_closed`: the period has already ended.',
+    ),
+  },
+
+  // Telemetry
+  GetCurrentValuesController_get: {
+    summary: 'Get a device’s current values',
+    description: lines(
+      perm('telemetry:read', 'S'),
+      'One entry per active field of the device type, in field `createdAt` order: its `definition` and `currentValue` (null until the first value is stored). Deprecated fields are omitted.',
+      EXISTENCE_404,
+    ),
+  },
+  ListMeasurementsController_list: {
+    summary: 'Query a device’s measurements',
+    description: lines(
+      perm('telemetry:read', 'S') + ' A unit-scoped caller sees only points observed while the device was in a unit it can access.',
+      '`from` and `to` are required (RFC 3339, half-open `[from, to)`): span ≤ 31 days raw, ≤ 366 days with `bucket`, else 400 `query.to` `max_span`; `from >= to` is `query.to` `range`. `fieldKeys`: comma-separated, 1..50 timeseries fields (default all, deprecated included); a field without the timeseries target is 400 `not_timeseries_field`. `bucket` (`1m`, `5m`, `15m`, `1h`, `6h`, `1d`) returns buckets with `aggregation` (`avg` default, `min`, `max`, `sum`, `count`, `last`; non-numeric fields allow `count` and `last` only, else `aggregation_not_applicable`); `aggregation` without `bucket` is 400 `query.bucket` `required`.',
+      '**Paging** (chronological family): ordered by (`observedAt` or `bucketStart`, `fieldKey`); `limit` 1..1000 (default 100); `items` and `nextCursor` (omitted on the last page), no total. Continuations repeat the same query.',
+      EXISTENCE_404,
+    ),
+  },
+
+  // Diagnostics
+  GetVersionController_version: {
+    summary: 'Get the deployed version',
+    description: lines('**Access**: any signed-in user.', 'The service version, API version and, when known, the git commit and build time.'),
+  },
+  GetReadinessController_readiness: {
+    summary: 'Check every dependency (platform admins)',
+    description: lines(
+      '**Access**: platform admins only; anyone else gets 403 `platform_admin_required` before anything is checked.',
+      'Always 200. `status` is `ready` when every critical check is up (the same rule as the public `/readyz` probe): `database` (PostgreSQL answers within one second) and `migrations` (every migration of this build is applied; `pending` counts the missing ones). `sandbox` (the script sandbox host compiles a trivial script) is reported but never makes the service unready. Each check carries `latencyMs` and, when down, a fixed `message` (never driver text).',
+    ),
+  },
+  EchoController_echo: {
+    summary: 'Exercise the request path',
+    description: lines(
+      '**Access**: any signed-in user.',
+      'Echoes `message` (1..1000 characters) with the correlation id, the time received, the caller’s user id and one database round trip in milliseconds: a quick end-to-end check of authentication, validation, the database and the error envelope.',
+    ),
+  },
+};

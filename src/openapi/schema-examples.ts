@@ -1,0 +1,406 @@
+/**
+ * Realistic examples of every request and response schema, keyed by component schema name. They are set as the
+ * schema-level `example` when the document is built (see `withSchemaExamples`); the document test checks that every
+ * request body and 2xx response has one and that each example is valid against its own schema, so a DTO change that
+ * makes an example wrong fails the test.
+ */
+
+const TENANT_ID = '5b0c7e2a-3f41-4d8e-9a6b-1c2d3e4f5a6b';
+const USER_ID = '8f14e45f-ceea-4e7a-8b2d-6c1f0a9d3b57';
+const ADMIN_USER_ID = '0d9c2b1a-7e6f-4c5d-8b3a-2f1e0d9c8b7a';
+const SESSION_ID = 'c4ca4238-a0b9-4382-8dcc-509a6f75849b';
+const ROOT_UNIT_ID = '1f0e2d3c-4b5a-4697-8877-a6b5c4d3e2f1';
+const UNIT_ID = '6e8a2c41-9b3d-4f57-a1c2-d3e4f5a6b7c8';
+const MEMBERSHIP_ID = 'a87ff679-a2f3-471d-9181-a67b7542122c';
+const DEVICE_TYPE_ID = '3c59dc04-8e1a-4b2f-9d6c-7e8f9a0b1c2d';
+const FIELD_ID = 'e4da3b7f-bbce-4345-8777-2b0675c2f7a9';
+const FIELD2_ID = 'd3d94468-02a4-4c3b-9e6f-8a7b6c5d4e3f';
+const DEVICE_ID = '9bf31c7f-f062-4f36-a9d1-2e8c4b7a5d60';
+const ASSIGNMENT_ID = '45c48cce-2e2d-4fbd-aa1a-f4d1c6b3e7a2';
+const EARLIER_ASSIGNMENT_ID = '70efdf2e-c9b0-4b8d-8f63-1a2b3c4d5e6f';
+const AUDIT_ID = '1679091c-5a88-4faf-afb5-e6087eb1b2dc';
+const CORRELATION_ID = '3f1c9a52-8d4e-4f7b-9a61-0c2e5b7d9e14';
+const CURSOR = 'eyJ2IjoxLCJrIjpbIjIwMjYtMDMtMTRUMDk6MjY6NTMuNTg5WiIsIjliZjMxYzdmIl19.Qm9fS2lYc1VhN3JwZ0pXbFh0N2c';
+const ACCESS_TOKEN =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ZjE0ZTQ1Zi1jZWVhLTRlN2EtOGIyZC02YzFmMGE5ZDNiNTciLCJzaWQiOiJjNGNhNDIzOC1hMGI5LTQzODItOGRjYy01MDlhNmY3NTg0OWIiLCJpYXQiOjE3NzM0ODA0MTMsImV4cCI6MTc3MzQ4MjIxM30.kXq1m0n3v5QwYh2ZbR8sT4uJ7cLd9eFgH1iK6oP0aNs';
+
+const user = {
+  userId: USER_ID,
+  username: 'maria.lopez',
+  email: 'maria.lopez@acme-water.example',
+  displayName: 'María López',
+  status: 'active',
+  metadata: { department: 'Field operations', employeeNumber: 'E-10442' },
+  platformRoles: [],
+  isProtected: false,
+  createdAt: '2026-02-02T08:15:00.000Z',
+  updatedAt: '2026-03-01T10:42:17.305Z',
+};
+
+const session = {
+  sessionId: SESSION_ID,
+  createdAt: '2026-03-14T09:26:53.589Z',
+  lastUsedAt: '2026-03-14T11:02:40.117Z',
+  refreshIdleExpiresAt: '2026-03-21T11:02:40.117Z',
+  current: true,
+};
+
+const tenant = {
+  tenantId: TENANT_ID,
+  tenantNumber: 7,
+  key: 'acme-water',
+  name: 'Acme Water Utilities',
+  status: 'active',
+  metadata: { region: 'eu-west', contractId: 'C-2026-0117' },
+  createdAt: '2026-01-12T14:03:22.481Z',
+  updatedAt: '2026-01-12T14:03:22.481Z',
+};
+
+const unit = {
+  organizationUnitId: UNIT_ID,
+  tenantId: TENANT_ID,
+  parentOrganizationUnitId: ROOT_UNIT_ID,
+  key: 'north-district',
+  name: 'North District',
+  status: 'active',
+  effectiveStatus: 'active',
+  scopeRelation: 'accessible',
+  hasChildren: true,
+  metadata: { costCenter: 'CC-4410' },
+  createdAt: '2026-01-15T09:00:12.004Z',
+  updatedAt: '2026-01-15T09:00:12.004Z',
+};
+
+const rootUnit = {
+  ...unit,
+  organizationUnitId: ROOT_UNIT_ID,
+  parentOrganizationUnitId: null,
+  key: 'distribution',
+  name: 'Distribution Network',
+  scopeRelation: 'ancestor',
+  metadata: {},
+  createdAt: '2026-01-15T08:58:40.771Z',
+  updatedAt: '2026-01-15T08:58:40.771Z',
+};
+
+const membership = {
+  membershipId: MEMBERSHIP_ID,
+  tenantId: TENANT_ID,
+  userId: USER_ID,
+  role: 'tenant_operator',
+  organizationUnitId: UNIT_ID,
+  includeDescendants: true,
+  status: 'active',
+  createdAt: '2026-02-02T08:20:31.650Z',
+  updatedAt: '2026-02-02T08:20:31.650Z',
+  userDisplayName: 'María López',
+  userEmail: 'maria.lopez@acme-water.example',
+};
+
+const auditEvent = {
+  auditLogId: AUDIT_ID,
+  eventType: 'device.assigned',
+  actorType: 'user',
+  actorId: USER_ID,
+  action: 'assign',
+  entityType: 'device',
+  entityId: DEVICE_ID,
+  outcome: 'success',
+  occurredAt: '2026-03-14T10:05:09.233Z',
+  correlationId: CORRELATION_ID,
+  method: 'POST',
+  route: '/v1/devices/{deviceId}/assignments',
+  statusCode: 201,
+  metadata: { organizationUnitId: UNIT_ID, deviceAssignmentId: ASSIGNMENT_ID },
+};
+
+const deviceType = {
+  deviceTypeId: DEVICE_TYPE_ID,
+  tenantId: TENANT_ID,
+  key: 'water-meter-lw',
+  name: 'LoRaWAN water meter',
+  description: 'Ultrasonic water meter reporting volume, flow and battery every 15 minutes.',
+  status: 'active',
+  lockVersion: 3,
+  createdAt: '2026-01-20T13:45:00.120Z',
+  updatedAt: '2026-02-18T16:20:44.902Z',
+};
+
+const field = {
+  deviceFieldDefinitionId: FIELD_ID,
+  tenantId: TENANT_ID,
+  deviceTypeId: DEVICE_TYPE_ID,
+  key: 'volume.total',
+  name: 'Total volume',
+  description: 'Cumulative volume through the meter since installation.',
+  schemaRef: 'platform://schemas/number/v1',
+  unit: 'm³',
+  storageTargets: ['current', 'timeseries'],
+  measurementType: 'counter',
+  status: 'active',
+  lockVersion: 2,
+  createdAt: '2026-01-20T13:47:10.556Z',
+  updatedAt: '2026-02-01T09:12:03.018Z',
+  deprecatedAt: null,
+};
+
+const batteryField = {
+  ...field,
+  deviceFieldDefinitionId: FIELD2_ID,
+  key: 'battery.voltage',
+  name: 'Battery voltage',
+  description: '',
+  unit: 'V',
+  measurementType: 'gauge',
+  lockVersion: 1,
+  createdAt: '2026-01-20T13:48:02.731Z',
+  updatedAt: '2026-01-20T13:48:02.731Z',
+};
+
+const assignment = {
+  deviceAssignmentId: ASSIGNMENT_ID,
+  deviceId: DEVICE_ID,
+  tenantId: TENANT_ID,
+  organizationUnitId: UNIT_ID,
+  validFrom: '2026-03-14T10:05:09.201Z',
+  validTo: null,
+  assignedAt: '2026-03-14T10:05:09.201Z',
+  createdAt: '2026-03-14T10:05:09.201Z',
+  updatedAt: '2026-03-14T10:05:09.201Z',
+};
+
+const closedAssignment = {
+  ...assignment,
+  deviceAssignmentId: EARLIER_ASSIGNMENT_ID,
+  organizationUnitId: ROOT_UNIT_ID,
+  validFrom: '2026-02-10T07:30:00.000Z',
+  validTo: '2026-03-14T10:05:09.201Z',
+  assignedAt: '2026-02-10T07:31:12.448Z',
+  createdAt: '2026-02-10T07:31:12.448Z',
+  updatedAt: '2026-03-14T10:05:09.201Z',
+};
+
+const device = {
+  deviceId: DEVICE_ID,
+  tenantId: TENANT_ID,
+  deviceTypeId: DEVICE_TYPE_ID,
+  devEui: '70B3D57ED005A4F1',
+  name: 'Meter 0417 – Harbour Road pump station',
+  status: 'active',
+  metadata: { serialNumber: 'WM-22-004171', installedBy: 'North crew 2' },
+  currentAssignment: assignment,
+  createdAt: '2026-02-10T07:31:12.448Z',
+  updatedAt: '2026-03-14T10:05:09.201Z',
+};
+
+const tokenResponse = {
+  accessToken: ACCESS_TOKEN,
+  tokenType: 'Bearer',
+  expiresInSeconds: 1800,
+  refreshIdleExpiresAt: '2026-03-21T09:26:53.589Z',
+  passwordChangeRequired: false,
+};
+
+const meMembership = {
+  membershipId: MEMBERSHIP_ID,
+  tenantId: TENANT_ID,
+  tenantNumber: 7,
+  tenantName: 'Acme Water Utilities',
+  role: 'tenant_operator',
+  organizationUnitId: UNIT_ID,
+  organizationUnitName: 'North District',
+  includeDescendants: true,
+  permissions: ['tenant:read', 'organization-units:read', 'devices:read', 'devices:write', 'devices:assign', 'telemetry:read', 'device-types:read'],
+};
+
+const meAnalytics = {
+  schemaVersion: 1,
+  subjectId: 'q3Vx9m2LkR7tY0pW4sN8bC1dF6gH5jK2lZ0xA9eB7cQ',
+  tenantSubjectIds: { '7': 'Tz4nM8pQ1rS6vW0yX3bC5dF7gH9jK2lN4mP6qR8sT0u' },
+};
+
+const measurementPoint = { fieldKey: 'volume.total', observedAt: '2026-03-14T10:00:00.000Z', value: 1532.418 };
+const measurementBucket = { fieldKey: 'volume.total', bucketStart: '2026-03-14T10:00:00.000Z', value: 1532.9, count: 4 };
+
+const page = (items: unknown[], totalCount?: number): Record<string, unknown> => ({
+  items,
+  nextCursor: CURSOR,
+  ...(totalCount === undefined ? {} : { totalCount }),
+});
+
+export const SCHEMA_EXAMPLES: Record<string, unknown> = {
+  // Authentication
+  LoginRequest: { identifier: 'maria.lopez@acme-water.example', password: 'Harbour-Road-0417!' },
+  TokenResponse: tokenResponse,
+  ChangePasswordRequest: { currentPassword: 'Temp-Pass-7Q2x-Lm9w', newPassword: 'Harbour-Road-0417!' },
+  SessionResponse: session,
+  SessionList: {
+    items: [session, { ...session, sessionId: '1c383cd3-0b7c-4981-8c55-4e1f2a3b4c5d', lastUsedAt: '2026-03-12T17:44:05.902Z', refreshIdleExpiresAt: '2026-03-19T17:44:05.902Z', createdAt: '2026-03-12T07:58:11.330Z', current: false }],
+  },
+  MeMembership: meMembership,
+  MeAnalytics: meAnalytics,
+  MeResponse: {
+    user,
+    session,
+    platformRoles: [],
+    passwordChangeRequired: false,
+    currentTenant: tenant,
+    memberships: [meMembership],
+    analytics: meAnalytics,
+  },
+
+  // Users
+  UserResponse: user,
+  UserPage: page([user, { ...user, userId: ADMIN_USER_ID, username: 'platform.admin', email: 'ops@uplink.example', displayName: 'Platform Administrator', metadata: {}, platformRoles: ['platform_admin'], isProtected: true, createdAt: '2026-01-05T06:00:00.000Z', updatedAt: '2026-01-05T06:12:44.871Z' }], 142),
+  CreateUserRequest: {
+    username: 'maria.lopez',
+    email: 'maria.lopez@acme-water.example',
+    displayName: 'María López',
+    temporaryPassword: 'Temp-Pass-7Q2x-Lm9w',
+    metadata: { department: 'Field operations', employeeNumber: 'E-10442' },
+  },
+  UpdateUserRequest: { displayName: 'María López García', status: 'disabled' },
+  SetTemporaryPasswordRequest: { temporaryPassword: 'Reset-8Kp3-Vn6t-Wq1z' },
+  UserMembershipResponse: { ...membership, tenantNumber: 7 },
+  UserMembershipPage: page([{ ...membership, tenantNumber: 7 }], 3),
+
+  // Tenants
+  TenantResponse: tenant,
+  TenantPage: page([tenant], 12),
+  CreateTenantRequest: { key: 'acme-water', name: 'Acme Water Utilities', metadata: { region: 'eu-west', contractId: 'C-2026-0117' } },
+  UpdateTenantRequest: { name: 'Acme Water & Wastewater Utilities' },
+
+  // Organization units
+  OrganizationUnitResponse: unit,
+  OrganizationUnitPage: page([rootUnit, unit], 27),
+  OrganizationUnitAncestors: { items: [rootUnit] },
+  CreateOrganizationUnitRequest: { key: 'north-district', name: 'North District', parentOrganizationUnitId: ROOT_UNIT_ID, metadata: { costCenter: 'CC-4410' } },
+  UpdateOrganizationUnitRequest: { name: 'North & Harbour District', metadata: { costCenter: 'CC-4410', manager: 'J. Okafor' } },
+
+  // Memberships
+  MembershipResponse: membership,
+  MembershipPage: page([membership], 38),
+  CreateMembershipRequest: { userEmail: 'maria.lopez@acme-water.example', role: 'tenant_operator', organizationUnitId: UNIT_ID, includeDescendants: true },
+  UpdateMembershipRequest: { role: 'tenant_admin' },
+
+  // Audit
+  AuditEventResponse: auditEvent,
+  AuditEventPage: page([auditEvent]),
+  GlobalAuditEventResponse: { ...auditEvent, tenantId: TENANT_ID },
+  GlobalAuditEventPage: page([
+    { ...auditEvent, tenantId: TENANT_ID },
+    {
+      ...auditEvent,
+      auditLogId: '8e296a06-7a2b-4c1d-9e3f-5a6b7c8d9e0f',
+      eventType: 'session.login_succeeded',
+      action: 'login',
+      entityType: 'session',
+      entityId: SESSION_ID,
+      occurredAt: '2026-03-14T09:26:53.589Z',
+      correlationId: 'b1946ac9-2d7e-4f81-a9c3-6e5d4c3b2a10',
+      route: '/v1/auth/login',
+      statusCode: 200,
+      metadata: {},
+      tenantId: null,
+    },
+  ]),
+
+  // Device types and fields
+  DeviceTypeResponse: deviceType,
+  DeviceTypePage: page([deviceType], 4),
+  CreateDeviceTypeRequest: { key: 'water-meter-lw', name: 'LoRaWAN water meter', description: 'Ultrasonic water meter reporting volume, flow and battery every 15 minutes.' },
+  UpdateDeviceTypeRequest: { description: 'Ultrasonic water meter (firmware 2.x) reporting every 15 minutes.' },
+  DeviceFieldResponse: field,
+  CreateDeviceFieldRequest: {
+    key: 'volume.total',
+    name: 'Total volume',
+    description: 'Cumulative volume through the meter since installation.',
+    schemaRef: 'platform://schemas/number/v1',
+    unit: 'm³',
+    storageTargets: ['current', 'timeseries'],
+    measurementType: 'counter',
+  },
+  UpdateDeviceFieldRequest: { name: 'Total volume (cumulative)', unit: 'm³' },
+
+  // Devices and assignments
+  DeviceResponse: device,
+  DevicePage: page([device, { ...device, deviceId: 'c20ad4d7-6fe9-4759-aa27-a0c99bff6710', devEui: '70B3D57ED005A512', name: 'Meter 0418 – Quay Street', metadata: {}, currentAssignment: null, status: 'disabled' }], 318),
+  CreateDeviceRequest: {
+    devEui: '70B3D57ED005A4F1',
+    name: 'Meter 0417 – Harbour Road pump station',
+    deviceTypeId: DEVICE_TYPE_ID,
+    metadata: { serialNumber: 'WM-22-004171', installedBy: 'North crew 2' },
+    organizationUnitId: UNIT_ID,
+  },
+  UpdateDeviceRequest: { name: 'Meter 0417 – Harbour Road (replaced battery)' },
+  DeviceAssignmentResponse: assignment,
+  DeviceAssignmentPage: page([closedAssignment, assignment], 2),
+  AssignDeviceRequest: { organizationUnitId: UNIT_ID, validFrom: '2026-03-14T10:05:09.201Z' },
+  EndDeviceAssignmentRequest: { validTo: '2026-03-20T18:00:00.000Z' },
+
+  // Telemetry
+  MeasurementPoint: measurementPoint,
+  MeasurementBucket: measurementBucket,
+  CurrentValueEntry: { definition: field, currentValue: 1532.418 },
+  CurrentValuesResponse: {
+    tenantId: TENANT_ID,
+    deviceId: DEVICE_ID,
+    deviceTypeId: DEVICE_TYPE_ID,
+    fields: [
+      { definition: field, currentValue: 1532.418 },
+      { definition: batteryField, currentValue: 3.61 },
+    ],
+  },
+  MeasurementPage: {
+    deviceId: DEVICE_ID,
+    items: [
+      measurementPoint,
+      { fieldKey: 'volume.total', observedAt: '2026-03-14T10:15:00.000Z', value: 1532.877 },
+      { fieldKey: 'volume.total', observedAt: '2026-03-14T10:30:00.000Z', value: 1533.204 },
+    ],
+    nextCursor: CURSOR,
+  },
+
+  // Diagnostics
+  VersionResponse: { version: '0.1.0', gitCommit: '4e1b7c2a9f0d3e5b6c7a8d9e0f1a2b3c4d5e6f70', builtAt: '2026-03-10T16:22:05.000Z', apiVersion: 'v1' },
+  ReadinessResponse: {
+    status: 'ready',
+    checks: {
+      database: { status: 'up', latencyMs: 2 },
+      migrations: { status: 'up', latencyMs: 3 },
+      sandbox: { status: 'up', latencyMs: 11 },
+    },
+  },
+  EchoRequest: { message: 'hello from the field team' },
+  EchoResponse: {
+    message: 'hello from the field team',
+    correlationId: CORRELATION_ID,
+    receivedAt: '2026-03-14T11:02:41.008Z',
+    userId: USER_ID,
+    databaseRoundTripMs: 1.7,
+  },
+};
+
+/**
+ * Examples of the required parameters (path ids, If-Match, the measurement window), consistent with the schema
+ * examples. Optional query parameters get none: Swagger UI would pre-fill them and filter every "Try it out".
+ */
+export const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  tenantNumber: 7,
+  userId: USER_ID,
+  sessionId: SESSION_ID,
+  organizationUnitId: UNIT_ID,
+  membershipId: MEMBERSHIP_ID,
+  deviceTypeId: DEVICE_TYPE_ID,
+  key: 'volume.total',
+  deviceId: DEVICE_ID,
+  deviceAssignmentId: ASSIGNMENT_ID,
+  'If-Match': '"3"',
+  from: '2026-03-14T00:00:00.000Z',
+  to: '2026-03-15T00:00:00.000Z',
+};
+
+/** Error envelope examples per HTTP status, completed per operation where the operation says more (see openapi.ts). */
+export function errorExample(code: string, category: string, message: string, details?: Record<string, unknown>): Record<string, unknown> {
+  return { error: { code, category, message, correlationId: CORRELATION_ID, ...(details ? { details } : {}) } };
+}
