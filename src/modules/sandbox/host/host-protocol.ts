@@ -4,7 +4,8 @@ import type { JsonObject, SampleInput, ScriptArtifact } from '../domain/sandbox-
 export type HostRequest = { id: number } & (
   | { op: 'invoke'; tenantId: string; blockVersionId: string; artifact: ScriptArtifact; msgJson: string; ctxJson: string }
   | { op: 'compile'; source: string }
-  | { op: 'gate'; source: string; sampleInput: SampleInput; configurationSchema?: JsonObject }
+  /** `blameKey`: who answers for a failure of the gate run's isolate (one key per tenant). */
+  | { op: 'gate'; blameKey: string; source: string; sampleInput: SampleInput; configurationSchema?: JsonObject }
 );
 
 /** `failure`: the engine itself failed (never a script outcome: those are values). */
@@ -18,5 +19,5 @@ export interface HostStats {
 export type HostMessage =
   | { ready: true }
   | { replies: HostReply[]; stats: HostStats }
-  /** The host is about to kill itself: an isolate of `tenantId` failed beyond recovery. */
+  /** The host is about to kill itself: an isolate of `tenantId` (a blame key) failed beyond recovery. */
   | { fatal: { tenantId: string; reason: string } };

@@ -53,7 +53,7 @@ async function handle(request: HostRequest): Promise<unknown> {
     case 'compile':
       return engine.compile(request.source);
     case 'gate':
-      return engine.gate(request.source, request.sampleInput, request.configurationSchema);
+      return engine.gate(request.blameKey, request.source, request.sampleInput, request.configurationSchema);
   }
 }
 
