@@ -188,6 +188,18 @@ describe('ScriptSandbox.invoke: the script contract', () => {
     expect(outcome).toEqual({ ok: false, error: { code: 'script_error', message: 'Error: broken at load' }, logs: ['loading'], logsTruncated: false });
   });
 
+  it('never throws: a sandbox that is gone answers block_unavailable', async () => {
+    const artifact = await artifactOf('function transform() { return null; }');
+    const gone = new ScriptSandbox(LIMITS);
+    gone.onModuleDestroy();
+    expect(await gone.invoke(TENANT, 'v', artifact, msg(), ctx)).toEqual({
+      ok: false,
+      error: { code: 'block_unavailable', message: 'The script sandbox is unavailable. Retry later.' },
+      logs: [],
+      logsTruncated: false,
+    });
+  });
+
   it('fails with block_unavailable for something that is not an artifact', async () => {
     const outcome = await sandbox.invoke(TENANT, 'v', { format: 'other' } as unknown as ScriptArtifact, msg(), ctx);
     expect(errorCode(outcome)).toBe('block_unavailable');
