@@ -236,6 +236,16 @@ describe('codec outcomes', () => {
 });
 
 describe('the sandbox gate for codecs', () => {
+  it('releases the README\'s migration example on its sample and decodes what the README says', async () => {
+    const source = codec('readme-lht65-style.js');
+    const report = await sandbox.gate(TENANT, source, { payload: 'y6QJbQI2AX//f/8=', input: { connectionData: { fPort: 2 } } });
+    expect(report).toMatchObject({ passed: true, scriptContract: 'decodeUplink', sample: { result: { payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } }, logs: [] } });
+    expect(await (await version(source))(uplink([0x0b, 0xa4, 0xff, 0x38, 0x02, 0x36], 2))).toEqual(
+      decoded({ BatV: 2.98, TempC_SHT: -2, Hum_SHT: 56.6 }, ['warning: battery ultra low']),
+    );
+    expect(await (await version(source))(uplink([0], 5))).toEqual(scriptError('decodeUplink returned errors: unknown FPort 5'));
+  });
+
   it('passes a codec on its sample (bytes, fPort and recvTime from sampleInput, variables from schema defaults)', async () => {
     const report = await sandbox.gate(TENANT, codec('chirpstack-v4-tracker.js'), {
       payload: 'Ax83D439FQ6BDh8=',
