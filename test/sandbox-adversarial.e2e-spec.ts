@@ -462,7 +462,15 @@ describe('release gates are attributed to their own tenant', () => {
 });
 
 describe('after a memory_limit', () => {
+  // A timeout long enough that the memory limit, not the clock, stops the hoarder.
+  let patient: ScriptSandbox;
+  beforeAll(() => {
+    patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+  });
+  afterAll(() => patient.onModuleDestroy());
+
   it('the tenant\'s next call gets a fresh isolate, not the one its last call filled', async () => {
+    const sandbox = patient;
     const hoarder = 'var keep = [];\nfunction transform(msg) { if (msg.payload === "fill") for (;;) keep.push(new ArrayBuffer(1 << 20)); return { values: { held: keep.length } }; }';
     const compiled = await sandbox.compile(hoarder);
     const other = await sandbox.compile('function transform() { return { values: { bytes: new ArrayBuffer(8 << 20).byteLength } }; }');
