@@ -11,6 +11,7 @@
  * node:vm peer is synchronous, so it has no such knob), BENCH_FIRST_CALLS new versions timed (default 200).
  */
 const vm = require('node:vm');
+const os = require('node:os');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { fail, ROOT } = require('./support');
@@ -132,6 +133,9 @@ async function main() {
     const first = await sandbox.invoke(tenantId, 'bench-codec', compiled.artifact, msg(), ctx);
     check(first.result.payload);
     process.stdout.write(`codec: ${CODEC.length} chars, 11-byte frame on fPort 1 -> 5 values and a warning; ${duration / 1000} s per measurement after a warm-up\n`);
+    // The engine spreads a call over three threads (service, host, isolate), the node:vm peer runs on one: on a
+    // machine whose cores are busy with other work the ratio says more about the load than about the engines.
+    process.stdout.write(`machine: ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}\n`);
 
     await measureInvoke(sandbox, compiled.artifact, concurrency, 1000);
     const sequential = await measureInvoke(sandbox, compiled.artifact, 1, duration);
