@@ -233,6 +233,17 @@ describe('ScriptSandbox.invoke: the script contract', () => {
     );
   });
 
+  it('sends a source to the host once, and again when the host does not have it under that checksum', async () => {
+    const artifact = await artifactOf('var calls = 0;\nfunction transform() { calls += 1; return { values: { calls } }; }');
+    expect(await sandbox.invoke(TENANT, 'by-ref', artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls: 1 } } });
+    expect(await sandbox.invoke(TENANT, 'by-ref', artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls: 2 } } });
+    // a checksum that is not the source's: the host never finds it by reference and is sent the source each time
+    const mislabelled = { ...artifact, sha256: 'f'.repeat(64) };
+    for (const calls of [1, 2]) {
+      expect(await sandbox.invoke(TENANT, 'mislabelled', mislabelled, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls } } });
+    }
+  });
+
   it('rebuilds the context when the same version id comes with another artifact', async () => {
     const first = await artifactOf('function transform() { return { values: { v: 1 } }; }');
     const second = await artifactOf('function transform() { return { values: { v: 2 } }; }');
@@ -292,12 +303,19 @@ describe('ScriptSandbox.invoke: limits', () => {
   });
 
   it('fails with memory_limit and replaces the isolate; the tenant\'s next call works', async () => {
-    const good = await artifactOf('function transform() { return { values: { alive: true } }; }');
-    await sandbox.invoke(TENANT, 'good', good, msg(), ctx);
-    const bomb = await artifactOf('function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(keep.length)); }');
-    const outcome = await sandbox.invoke(TENANT, 'bomb', bomb, msg(), ctx);
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit', message: expect.stringMatching(/16 MiB/) } });
-    expect(await sandbox.invoke(TENANT, 'good', good, msg(), ctx)).toMatchObject({ ok: true, result: { values: { alive: true } } });
+    // a timeout long enough that the memory limit, not the clock of a loaded machine, stops the bomb
+    const patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+    try {
+      const good = await patient.compile('function transform() { return { values: { alive: true } }; }');
+      const bomb = await patient.compile('function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(keep.length)); }');
+      if (!good.ok || !bomb.ok) throw new Error('does not compile');
+      await patient.invoke(TENANT, 'good', good.artifact, msg(), ctx);
+      const outcome = await patient.invoke(TENANT, 'bomb', bomb.artifact, msg(), ctx);
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit', message: expect.stringMatching(/16 MiB/) } });
+      expect(await patient.invoke(TENANT, 'good', good.artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { alive: true } } });
+    } finally {
+      patient.onModuleDestroy();
+    }
   }, 20000);
 
   it('fails with output_too_large above 64 KiB and accepts a result just below it', async () => {
@@ -358,12 +376,22 @@ describe('ScriptSandbox.gate (compile, then sandbox gate)', () => {
   it.each([
     ['runtime_error', 'function transform(msg) {\n  return msg.payload.nope.deeper;\n}'],
     ['timeout', 'function transform() { for (;;) {} }'],
-    ['memory_limit', 'function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(1)); }'],
     ['invalid_output', 'function transform() { return { other: 1 }; }'],
     ['output_too_large', 'function transform() { return { payload: "x".repeat(70000) }; }'],
   ])('fails the sandbox gate with %s', async (code, source) => {
     const report = await sandbox.gate(TENANT, source, sample);
     expect(report).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ severity: 'error', code, path: 'sourceCode' }] });
+  }, 20000);
+
+  it('fails the sandbox gate with memory_limit', async () => {
+    // a timeout long enough that the memory limit, not the clock of a loaded machine, stops the bomb
+    const patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+    try {
+      const report = await patient.gate(TENANT, 'function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(1)); }', sample);
+      expect(report).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ severity: 'error', code: 'memory_limit', path: 'sourceCode' }] });
+    } finally {
+      patient.onModuleDestroy();
+    }
   }, 20000);
 
   it('reports where a runtime error happened', async () => {

@@ -27,6 +27,8 @@ interface Pending {
   blameKey: string;
   /** Set when sent to a ready host: past it, the host counts as wedged. */
   deadline: number | null;
+  /** The host lacked this call's source: send it in full. */
+  withSource: boolean;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -36,6 +38,8 @@ const GRACE_MS = 3000;
 const SWEEP_INTERVAL_MS = 100;
 /** Hosts in a row that die before they are ready: beyond that, the sandbox is broken, not a script. */
 const MAX_FAILED_STARTS = 3;
+/** Checksums remembered as known to the host; beyond that the memory starts again (the host may ask anyway). */
+const MAX_KNOWN_SOURCES = 10000;
 
 /**
  * The parent's side of the sandbox host (sandbox-host.ts): starts it on demand, batches requests and replies
@@ -67,6 +71,8 @@ export class SandboxHostProcess {
   /** The suspect running alone right now. */
   private solo: Pending | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  /** Artifact checksums whose source the current host has been sent. */
+  private readonly knownSources = new Set<string>();
 
   constructor(
     private readonly limits: SandboxLimits,
@@ -78,7 +84,7 @@ export class SandboxHostProcess {
     if (this.closed) return Promise.reject(new HostCrashedError(null, 'The sandbox is shut down.'));
     return new Promise((resolve, reject) => {
       const request = { ...operation, id: this.nextId++ } as HostRequest;
-      this.pending.set(request.id, { request, blameKey, deadline: null, resolve, reject });
+      this.pending.set(request.id, { request, blameKey, deadline: null, withSource: false, resolve, reject });
       this.enqueue(request);
     });
   }
@@ -130,8 +136,20 @@ export class SandboxHostProcess {
       this.queued.set(entry.blameKey, ahead + 1);
       entry.deadline = now + (ahead + 1) * 4 * this.limits.timeoutMs + GRACE_MS;
     }
-    this.child.send({ requests });
+    this.child.send({ requests: requests.map((request) => this.onWire(request)) });
     this.startSweeper();
+  }
+
+  /** An invocation refers to its artifact's source by checksum once the host has it. */
+  private onWire(request: HostRequest): HostRequest {
+    if (request.op !== 'invoke' || typeof request.artifact?.source !== 'string') return request;
+    const { sha256 } = request.artifact;
+    if (this.knownSources.has(sha256) && !this.pending.get(request.id)?.withSource) {
+      return { ...request, artifact: { format: request.artifact.format, sha256, scriptContract: request.artifact.scriptContract } };
+    }
+    if (this.knownSources.size >= MAX_KNOWN_SOURCES) this.knownSources.clear();
+    this.knownSources.add(sha256);
+    return request;
   }
 
   /** Inquiry step: runs the next suspect alone, or blames the last one once all the others passed alone. */
@@ -201,8 +219,20 @@ export class SandboxHostProcess {
   private settle(reply: HostReply): void {
     const entry = this.pending.get(reply.id);
     if (!entry) return;
-    this.pending.delete(reply.id);
     this.dequeued(entry.blameKey);
+    if (reply.missingSource && entry.withSource) reply = { id: reply.id, failure: 'The sandbox host lost a source it was just sent.' };
+    else if (reply.missingSource) {
+      // The host dropped the source from its cache: the same call again, with it.
+      entry.withSource = true;
+      if (entry.request.op === 'invoke') this.knownSources.delete(entry.request.artifact.sha256);
+      if (this.solo === entry) this.send([entry.request]);
+      else {
+        this.outbox.unshift(entry.request);
+        this.scheduleFlush();
+      }
+      return;
+    }
+    this.pending.delete(reply.id);
     if (reply.failure !== undefined) entry.reject(new HostCrashedError(null, reply.failure));
     else entry.resolve(reply.value);
     if (this.solo === entry) {
@@ -218,6 +248,7 @@ export class SandboxHostProcess {
     this.child = null;
     this.ready = false;
     this.queued.clear();
+    this.knownSources.clear();
     const sent = [...this.pending.values()].filter((entry) => entry.deadline !== null);
     for (const entry of sent) entry.deadline = null;
     const retry = this.closed ? [] : this.attribute(sent);
