@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { InvocationOutcome, ScriptContextData, ScriptMessage } from '../src/modules/sandbox/domain/sandbox-contract';
 import { ScriptSandbox } from '../src/modules/sandbox/script-sandbox';
@@ -380,4 +381,133 @@ describe('the host event loop during an attack', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(3 * TIMEOUT_MS - 10);
     expect(histogram.max / 1e6).toBeLessThan(20);
   });
+});
+
+describe('a script that makes V8 abort the host process with no message', () => {
+  // V8 aborts the whole process (no exception, no catastrophic-error callback) when a string split would need
+  // more elements than an array can hold; with a heap limit that lets the string itself be built.
+  const ABORT = 'function transform() { var s = "x".repeat(1 << 27); s.split(""); return null; }';
+  let roomy: ScriptSandbox;
+  let logged: string[];
+  beforeAll(() => {
+    roomy = new ScriptSandbox({ ...LIMITS, timeoutMs: 2000, memoryMb: 256 });
+  });
+  beforeEach(() => {
+    logged = [];
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void logged.push(String(message)));
+  });
+  afterEach(() => jest.restoreAllMocks());
+  afterAll(() => roomy.onModuleDestroy());
+
+  const hostDeaths = () => logged.filter((line) => line.startsWith('Sandbox host replaced')).length;
+
+  it('alone: its call ends in memory_limit after one crash, and is not run again', async () => {
+    const compiled = await roomy.compile(ABORT);
+    if (!compiled.ok) throw new Error('does not compile');
+    const outcome = await roomy.invoke(ATTACKER, 'abort-alone', compiled.artifact, msg(), ctx);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit' } });
+    expect(hostDeaths()).toBe(1);
+    expect(logged.join('\n')).toMatch(new RegExp(`only call running; blamed: ${ATTACKER}`));
+  }, 30000);
+
+  it('beside other tenants\' calls: the culprit is found and fails, the others are retried and succeed', async () => {
+    const outcome = await expectCode(ABORT, 'memory_limit', roomy);
+    expect(outcome.ok).toBe(false);
+    // the first crash, then at most one more while the suspects run alone
+    expect(hostDeaths()).toBeGreaterThanOrEqual(1);
+    expect(hostDeaths()).toBeLessThanOrEqual(2);
+    expect(logged.join('\n')).toMatch(new RegExp(`blamed: ${ATTACKER}`));
+    expect(logged.join('\n')).not.toMatch(new RegExp(`blamed: ${VICTIM}`));
+  }, 60000);
+
+  it('with several calls of several tenants in flight: only the culprit fails', async () => {
+    const attackArtifact = await roomy.compile(ABORT);
+    const decoder = await roomy.compile(DECODER);
+    if (!attackArtifact.ok || !decoder.ok) throw new Error('does not compile');
+    const tenants = ['cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'dddddddd-dddd-4ddd-8ddd-dddddddddddd', VICTIM];
+    const victims = tenants.flatMap((tenant) => [1, 2].map(() => roomy.invoke(tenant, 'decoder', decoder.artifact, msg(), { ...ctx, tenantId: tenant })));
+    const attacked = roomy.invoke(ATTACKER, 'abort-crowd', attackArtifact.artifact, msg(), ctx);
+    const more = tenants.map((tenant) => roomy.invoke(tenant, 'decoder', decoder.artifact, msg(), { ...ctx, tenantId: tenant }));
+    expect(codeOf(await attacked)).toBe('memory_limit');
+    for (const outcome of await Promise.all([...victims, ...more])) expect(outcome).toEqual({ ok: true, result: VICTIM_OUTPUT, logs: [], logsTruncated: false });
+    expect(await roomy.invoke(ATTACKER, 'after', decoder.artifact, msg(), ctx)).toMatchObject({ ok: true });
+  }, 60000);
+
+  it('in a release gate: only that tenant\'s gate fails; another tenant\'s concurrent gate passes', async () => {
+    const slowButFine = 'function transform() { const end = Date.now() + 300; while (Date.now() < end); return { values: { fine: true } }; }';
+    const [attacked, other] = await Promise.all([
+      roomy.gate(ATTACKER, ABORT, { payload: null }),
+      roomy.gate(VICTIM, slowButFine, { payload: null }),
+    ]);
+    expect(attacked).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ code: 'memory_limit' }], scriptContract: 'transform' });
+    expect(other).toMatchObject({ passed: true, sample: { result: { values: { fine: true } } } });
+  }, 60000);
+});
+
+describe('release gates are attributed to their own tenant', () => {
+  it('a gate that wedges its isolate on memory fails only its tenant\'s gate, not a concurrent one of another tenant', async () => {
+    const patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+    try {
+      const slowButFine = 'function transform() { const end = Date.now() + 500; while (Date.now() < end); return { values: { fine: true } }; }';
+      const [attacked, other] = await Promise.all([
+        patient.gate(ATTACKER, 'function transform() { const keep = new Map(); for (let i = 0; ; i++) keep.set(i, { i }); }', { payload: null }),
+        patient.gate(VICTIM, slowButFine, { payload: null }),
+      ]);
+      expect(attacked).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ code: 'memory_limit' }] });
+      expect(other).toMatchObject({ passed: true, sample: { result: { values: { fine: true } } } });
+    } finally {
+      patient.onModuleDestroy();
+    }
+  }, 60000);
+});
+
+describe('after a memory_limit', () => {
+  // A timeout long enough that the memory limit, not the clock, stops the hoarder.
+  let patient: ScriptSandbox;
+  beforeAll(() => {
+    patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+  });
+  afterAll(() => patient.onModuleDestroy());
+
+  it('the tenant\'s next call gets a fresh isolate, not the one its last call filled', async () => {
+    const sandbox = patient;
+    const hoarder = 'var keep = [];\nfunction transform(msg) { if (msg.payload === "fill") for (;;) keep.push(new ArrayBuffer(1 << 20)); return { values: { held: keep.length } }; }';
+    const compiled = await sandbox.compile(hoarder);
+    const other = await sandbox.compile('function transform() { return { values: { bytes: new ArrayBuffer(8 << 20).byteLength } }; }');
+    if (!compiled.ok || !other.ok) throw new Error('does not compile');
+    expect(await sandbox.invoke(ATTACKER, 'hoarder', compiled.artifact, msg('fill'), ctx)).toMatchObject({ ok: false, error: { code: 'memory_limit' } });
+    // the filled context is gone: the version's globals start again, and other versions can allocate
+    expect(await sandbox.invoke(ATTACKER, 'hoarder', compiled.artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { held: 0 } } });
+    expect(await sandbox.invoke(ATTACKER, 'other', other.artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { bytes: 8 << 20 } } });
+  });
+});
+
+describe('single built-in calls that cannot be interrupted', () => {
+  // The timeout is checked between JavaScript operations: one built-in call runs to its end (or to the memory
+  // limit) first. Its damage is bounded by the memory limit: it ends as timeout or memory_limit, the host
+  // stays, other tenants keep being served, and the tenant's next call works.
+  it.each([
+    ['Array.prototype.fill over 3e7 elements', 'new Array(3e7).fill(0); return null;'],
+    ['a huge JSON.stringify', 'const a = new Array(1e6).fill("abcdefghij"); for (let i = 0; i < 5; i++) JSON.stringify(a); return null;'],
+    ['a huge Array.prototype.join', 'return { payload: new Array(2e7).join("x").length };'],
+    ['a huge sort', 'const a = Array.from({ length: 1e6 }, (_, i) => (i * 7919) % 1000003); a.sort((x, y) => x - y); a.sort(); return null;'],
+  ])('%s ends in timeout or memory_limit', async (_case, body) => {
+    const outcome = await attack(`function transform() { ${body} }`);
+    expect(['timeout', 'memory_limit']).toContain(codeOf(outcome));
+    await expectCode('function transform() { return { values: { back: true } }; }', 'ok');
+  }, 30000);
+});
+
+describe('codec blocks are held to the same limits', () => {
+  it.each([
+    ['a looping codec', 'timeout', 'function decodeUplink(input) { for (;;) {} }'],
+    ['a looping ChirpStack v3 codec', 'timeout', 'function Decode(fPort, bytes) { while (bytes.length) {} }'],
+    ['an allocating codec', 'memory_limit', 'function decodeUplink(input) { const keep = []; for (;;) keep.push(new Array(1000000).fill(input.fPort)); }'],
+    ['a codec whose warnings spin', 'timeout', 'function decodeUplink() { return { data: 1, warnings: [{ toJSON() { for (;;) {} } }] }; }'],
+    ['a codec whose errors getter spins', 'timeout', 'function decodeUplink() { return { get errors() { for (;;) {} } }; }'],
+    ['a codec reaching for the host', 'ok', 'function decodeUplink() { return { data: this.constructor.constructor("return typeof process")() }; }'],
+  ])('%s ends in %s', async (_case, code, source) => {
+    const outcome = await expectCode(source, code);
+    if (code === 'ok') expect(outcome).toMatchObject({ result: { payload: 'undefined' } });
+  }, 30000);
 });

@@ -52,7 +52,9 @@ describe('ScriptSandbox.compile (compile gate)', () => {
         format: 'uplink-script.v1',
         source: 'function transform(msg) { return msg; }',
         sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        scriptContract: 'transform',
       },
+      scriptContract: 'transform',
     });
   });
 
@@ -186,6 +188,18 @@ describe('ScriptSandbox.invoke: the script contract', () => {
     expect(outcome).toEqual({ ok: false, error: { code: 'script_error', message: 'Error: broken at load' }, logs: ['loading'], logsTruncated: false });
   });
 
+  it('never throws: a sandbox that is gone answers block_unavailable', async () => {
+    const artifact = await artifactOf('function transform() { return null; }');
+    const gone = new ScriptSandbox(LIMITS);
+    gone.onModuleDestroy();
+    expect(await gone.invoke(TENANT, 'v', artifact, msg(), ctx)).toEqual({
+      ok: false,
+      error: { code: 'block_unavailable', message: 'The script sandbox is unavailable. Retry later.' },
+      logs: [],
+      logsTruncated: false,
+    });
+  });
+
   it('fails with block_unavailable for something that is not an artifact', async () => {
     const outcome = await sandbox.invoke(TENANT, 'v', { format: 'other' } as unknown as ScriptArtifact, msg(), ctx);
     expect(errorCode(outcome)).toBe('block_unavailable');
@@ -217,6 +231,17 @@ describe('ScriptSandbox.invoke: the script contract', () => {
         ),
       ),
     );
+  });
+
+  it('sends a source to the host once, and again when the host does not have it under that checksum', async () => {
+    const artifact = await artifactOf('var calls = 0;\nfunction transform() { calls += 1; return { values: { calls } }; }');
+    expect(await sandbox.invoke(TENANT, 'by-ref', artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls: 1 } } });
+    expect(await sandbox.invoke(TENANT, 'by-ref', artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls: 2 } } });
+    // a checksum that is not the source's: the host never finds it by reference and is sent the source each time
+    const mislabelled = { ...artifact, sha256: 'f'.repeat(64) };
+    for (const calls of [1, 2]) {
+      expect(await sandbox.invoke(TENANT, 'mislabelled', mislabelled, msg(), ctx)).toMatchObject({ ok: true, result: { values: { calls } } });
+    }
   });
 
   it('rebuilds the context when the same version id comes with another artifact', async () => {
@@ -278,12 +303,19 @@ describe('ScriptSandbox.invoke: limits', () => {
   });
 
   it('fails with memory_limit and replaces the isolate; the tenant\'s next call works', async () => {
-    const good = await artifactOf('function transform() { return { values: { alive: true } }; }');
-    await sandbox.invoke(TENANT, 'good', good, msg(), ctx);
-    const bomb = await artifactOf('function transform() { const keep = []; for (;;) keep.push(new Array(100000).fill(keep.length)); }');
-    const outcome = await sandbox.invoke(TENANT, 'bomb', bomb, msg(), ctx);
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit', message: expect.stringMatching(/16 MiB/) } });
-    expect(await sandbox.invoke(TENANT, 'good', good, msg(), ctx)).toMatchObject({ ok: true, result: { values: { alive: true } } });
+    // a timeout long enough that the memory limit, not the clock of a loaded machine, stops the bomb
+    const patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+    try {
+      const good = await patient.compile('function transform() { return { values: { alive: true } }; }');
+      const bomb = await patient.compile('function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(keep.length)); }');
+      if (!good.ok || !bomb.ok) throw new Error('does not compile');
+      await patient.invoke(TENANT, 'good', good.artifact, msg(), ctx);
+      const outcome = await patient.invoke(TENANT, 'bomb', bomb.artifact, msg(), ctx);
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit', message: expect.stringMatching(/16 MiB/) } });
+      expect(await patient.invoke(TENANT, 'good', good.artifact, msg(), ctx)).toMatchObject({ ok: true, result: { values: { alive: true } } });
+    } finally {
+      patient.onModuleDestroy();
+    }
   }, 20000);
 
   it('fails with output_too_large above 64 KiB and accepts a result just below it', async () => {
@@ -314,7 +346,7 @@ describe('ScriptSandbox.gate (compile, then sandbox gate)', () => {
   const sample = { payload: [0, 10, 0, 20], values: {} };
 
   it('passes a valid block with the sample result, logs and artifact', async () => {
-    const report = await sandbox.gate('function transform(msg, ctx) { console.log(ctx.mode); return { values: { a: msg.payload[1] * ctx.configuration.scale } }; }', sample, {
+    const report = await sandbox.gate(TENANT, 'function transform(msg, ctx) { console.log(ctx.mode); return { values: { a: msg.payload[1] * ctx.configuration.scale } }; }', sample, {
       type: 'object',
       properties: { scale: { type: 'number', default: 3 } },
     });
@@ -323,36 +355,47 @@ describe('ScriptSandbox.gate (compile, then sandbox gate)', () => {
       gate: null,
       issues: [],
       sample: { result: { values: { a: 30 } }, logs: ['preview'], logsTruncated: false },
-      artifact: expect.objectContaining({ format: 'uplink-script.v1' }),
+      artifact: expect.objectContaining({ format: 'uplink-script.v1', scriptContract: 'transform' }),
+      scriptContract: 'transform',
     });
   });
 
   it('prefers the sample configuration over schema defaults', async () => {
-    const report = await sandbox.gate('function transform(msg, ctx) { return { values: ctx.configuration }; }', { ...sample, configuration: { scale: 5 } }, {
+    const report = await sandbox.gate(TENANT, 'function transform(msg, ctx) { return { values: ctx.configuration }; }', { ...sample, configuration: { scale: 5 } }, {
       properties: { scale: { default: 3 } },
     });
     expect(report.sample?.result).toEqual({ values: { scale: 5 } });
   });
 
   it('stops at the compile gate', async () => {
-    const report = await sandbox.gate('function transform(msg) {', sample);
+    const report = await sandbox.gate(TENANT, 'function transform(msg) {', sample);
     expect(report).toMatchObject({ passed: false, gate: 'compile', issues: [{ code: 'syntax_error', line: 1 }], sample: null, artifact: null });
-    expect((await sandbox.gate('function other() {}', sample)).issues).toEqual([expect.objectContaining({ code: 'missing_transform' })]);
+    expect((await sandbox.gate(TENANT, 'function other() {}', sample)).issues).toEqual([expect.objectContaining({ code: 'missing_transform' })]);
   });
 
   it.each([
     ['runtime_error', 'function transform(msg) {\n  return msg.payload.nope.deeper;\n}'],
     ['timeout', 'function transform() { for (;;) {} }'],
-    ['memory_limit', 'function transform() { const keep = []; for (;;) keep.push(new Array(100000).fill(1)); }'],
     ['invalid_output', 'function transform() { return { other: 1 }; }'],
     ['output_too_large', 'function transform() { return { payload: "x".repeat(70000) }; }'],
   ])('fails the sandbox gate with %s', async (code, source) => {
-    const report = await sandbox.gate(source, sample);
+    const report = await sandbox.gate(TENANT, source, sample);
     expect(report).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ severity: 'error', code, path: 'sourceCode' }] });
   }, 20000);
 
+  it('fails the sandbox gate with memory_limit', async () => {
+    // a timeout long enough that the memory limit, not the clock of a loaded machine, stops the bomb
+    const patient = new ScriptSandbox({ ...LIMITS, timeoutMs: 5000 });
+    try {
+      const report = await patient.gate(TENANT, 'function transform() { const keep = []; for (;;) keep.push(new Array(1000000).fill(1)); }', sample);
+      expect(report).toMatchObject({ passed: false, gate: 'sandbox', issues: [{ severity: 'error', code: 'memory_limit', path: 'sourceCode' }] });
+    } finally {
+      patient.onModuleDestroy();
+    }
+  }, 20000);
+
   it('reports where a runtime error happened', async () => {
-    const report = await sandbox.gate('function transform(msg) {\n  return msg.payload.nope.deeper;\n}', sample);
+    const report = await sandbox.gate(TENANT, 'function transform(msg) {\n  return msg.payload.nope.deeper;\n}', sample);
     expect(report.issues[0]).toMatchObject({ code: 'runtime_error', message: expect.stringMatching(/^TypeError: Cannot read properties of undefined/), line: 2, column: 27 });
   });
 });
@@ -369,7 +412,7 @@ describe('ScriptSandbox metrics', () => {
     const measured = new ScriptSandbox(LIMITS, metrics);
     try {
       // gates use throw-away isolates: none is pooled
-      await measured.gate('function transform() { return null; }', { payload: null, values: {} });
+      await measured.gate(TENANT, 'function transform() { return null; }', { payload: null, values: {} });
       expect(await registry.metrics()).toMatch(/sandbox_isolates 0/);
       const compiled = await measured.compile('function transform(msg) { if (msg.payload === 1) throw new Error("x"); return msg.payload === 2 ? null : { values: {} }; }');
       if (!compiled.ok) throw new Error('does not compile');

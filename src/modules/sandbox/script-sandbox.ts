@@ -10,20 +10,28 @@ import type {
   ScriptContextData,
   ScriptMessage,
 } from './domain/sandbox-contract';
+import { codecBytes } from './domain/codec-input';
 import { failed } from './domain/script-output';
 import { HostCrashedError, SandboxHostProcess } from './host/sandbox-host-process';
 import type { SandboxLimits } from './sandbox-limits';
 import type { SandboxMetrics } from './sandbox-metrics';
 
-/** The requester of compile and gate runs, which use throw-away isolates rather than a tenant's. */
-const GATE_TENANT = '(gate)';
+/** Who answers for a compile run (it parses and probes, never runs the script's statements). */
+const COMPILE_BLAME_KEY = '(compile)';
+
+/** Who answers for a gate run that takes the host down: the tenant releasing (global blocks: one key of their own). */
+function gateBlameKey(tenantId: string | null): string {
+  return tenantId === null ? '(gate:global)' : `(gate:${tenantId})`;
+}
 
 /**
- * The script sandbox engine (design §9.2), the module's whole API: compile a custom block's source, run the
- * release gates, invoke a released artifact. Scripts run in isolated-vm isolates (one per tenant, one context per
- * block version) inside a child process of the service, so no script failure can take the service down.
- * Outcomes of scripts are values, never exceptions; only a failure of the sandbox itself throws
- * DependencyFailureError('sandbox').
+ * The script sandbox engine, the module's whole API: compile a custom block's source (detecting its
+ * ScriptContract), run the release gates, invoke a released artifact. Scripts run in isolated-vm isolates (one
+ * per tenant, one context per block version) inside a child process of the service, so no script failure can
+ * take the service down.
+ *
+ * `invoke` never throws: a script's outcome, a limit it hit, even a sandbox failure (`block_unavailable`) is a
+ * value. `compile` and `gate` throw DependencyFailureError('sandbox') only when the sandbox itself fails.
  */
 export class ScriptSandbox implements OnModuleDestroy {
   private static readonly logger = new Logger('Sandbox');
@@ -38,25 +46,31 @@ export class ScriptSandbox implements OnModuleDestroy {
         metrics?.isolates.set(stats.isolates);
         metrics?.heapUsed.set(stats.heapUsedBytes);
       },
-      crashed: (tenantId, reason) =>
-        ScriptSandbox.logger.error(`Sandbox host replaced (${reason}${tenantId ? `; isolate of ${tenantId}` : ''})`),
+      crashed: (blamed, reason) => ScriptSandbox.logger.error(`Sandbox host replaced (${reason}${blamed ? `; blamed: ${blamed}` : ''})`),
     });
   }
 
-  /** Compile gate: the source parses as a classic script and declares a top-level `function transform`. */
+  /**
+   * Compile gate: the source parses as a classic script and declares a top-level `function transform(msg, ctx)`,
+   * or is a payload codec declaring `function decodeUplink(input)` or `function Decode(fPort, bytes, variables)`.
+   * The result names the detected `scriptContract` (also in the artifact). Runs none of the script's statements.
+   */
   async compile(source: string): Promise<CompileResult> {
-    return (await this.call(GATE_TENANT, { op: 'compile', source })) as CompileResult;
+    return (await this.call(COMPILE_BLAME_KEY, { op: 'compile', source })) as CompileResult;
   }
 
   /**
-   * The release gates: compile, then `transform` on the sample in a throw-away isolate within the limits,
-   * returning a valid shape. `configurationSchema` supplies `ctx.configuration` defaults the sample leaves out.
+   * The release gates for a version of a block of `tenantId` (null: a global block): compile, then the script on
+   * the sample in a throw-away isolate within the limits, returning a valid shape. `configurationSchema`
+   * supplies `ctx.configuration` (a codec's `variables`) defaults the sample leaves out. A gate run that takes
+   * the host down fails only this tenant's gate runs, never another tenant's.
    */
-  async gate(source: string, sampleInput: SampleInput, configurationSchema?: JsonObject): Promise<GateReport> {
+  async gate(tenantId: string | null, source: string, sampleInput: SampleInput, configurationSchema?: JsonObject): Promise<GateReport> {
     try {
-      return (await this.host.request(GATE_TENANT, { op: 'gate', source, sampleInput, configurationSchema })) as GateReport;
+      return (await this.host.request(gateBlameKey(tenantId), { op: 'gate', blameKey: gateBlameKey(tenantId), source, sampleInput, configurationSchema })) as GateReport;
     } catch (error) {
       const code = this.limitHit(error);
+      if (!code) throw this.unavailable(error);
       const compiled = await this.compile(source);
       return {
         passed: false,
@@ -64,27 +78,46 @@ export class ScriptSandbox implements OnModuleDestroy {
         issues: [{ severity: 'error', code: code.code, path: 'sourceCode', message: code.message }],
         sample: null,
         artifact: compiled.ok ? compiled.artifact : null,
+        scriptContract: compiled.ok ? compiled.scriptContract : null,
       };
     }
   }
 
-  /** Runs a released artifact's `transform(msg, ctx)` in the tenant's isolate, in this block version's context. */
+  /**
+   * Runs a released artifact in the tenant's isolate, in this block version's context: `transform(msg, ctx)`,
+   * or for a codec (`artifact.scriptContract`) `decodeUplink({ bytes, fPort, recvTime, variables })` /
+   * `Decode(fPort, bytes, variables)` with `bytes` from `msg.payload` (a byte array, or a base64 string),
+   * `fPort` from `msg.input.connectionData.fPort`, `recvTime` a Date of `msg.input.observedAt` (else
+   * `ctx.observedAt`) and `variables` = `ctx.configuration`; the codec's data comes back as `result.payload`.
+   * Never throws.
+   */
   async invoke(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome> {
     const started = process.hrtime.bigint();
-    let outcome: InvocationOutcome;
-    try {
-      const request = { op: 'invoke' as const, tenantId, blockVersionId, artifact, msgJson: JSON.stringify(msg), ctxJson: JSON.stringify(ctx) };
-      outcome = (await this.host.request(tenantId, request)) as InvocationOutcome;
-    } catch (error) {
-      const hit = this.limitHit(error);
-      outcome = failed(hit.code, hit.message);
-    }
+    const outcome = await this.run(tenantId, blockVersionId, artifact, msg, ctx);
     if (this.metrics) {
       const label = { outcome: outcome.ok ? (outcome.result === null ? 'filtered' : 'ok') : outcome.error.code };
       this.metrics.invocations.inc(label);
       this.metrics.duration.observe(label, Number(process.hrtime.bigint() - started) / 1e9);
     }
     return outcome;
+  }
+
+  private async run(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome> {
+    let payload = msg.payload;
+    if (artifact?.scriptContract === 'decodeUplink' || artifact?.scriptContract === 'Decode') {
+      const bytes = codecBytes(payload);
+      if (typeof bytes === 'string') return failed('decode_error', `The codec needs payload bytes: ${bytes}.`);
+      payload = bytes;
+    }
+    try {
+      const request = { op: 'invoke' as const, tenantId, blockVersionId, artifact, msgJson: JSON.stringify({ ...msg, payload }), ctxJson: JSON.stringify(ctx) };
+      return (await this.host.request(tenantId, request)) as InvocationOutcome;
+    } catch (error) {
+      const hit = this.limitHit(error);
+      if (hit) return failed(hit.code, hit.message);
+      this.unavailable(error);
+      return failed('block_unavailable', 'The script sandbox is unavailable. Retry later.');
+    }
   }
 
   onModuleDestroy(): void {
@@ -99,15 +132,15 @@ export class ScriptSandbox implements OnModuleDestroy {
     }
   }
 
-  /** The limit a call that took the host down hit; anything else is the sandbox failing. */
-  private limitHit(error: unknown): { code: 'timeout' | 'memory_limit'; message: string } {
+  /** The limit a call that took the host down hit; null when the sandbox itself failed. */
+  private limitHit(error: unknown): { code: 'timeout' | 'memory_limit'; message: string } | null {
     if (error instanceof HostCrashedError && error.code === 'memory_limit') {
       return { code: 'memory_limit', message: `The script exceeded the memory limit of ${this.limits.memoryMb} MiB.` };
     }
     if (error instanceof HostCrashedError && error.code === 'timeout') {
       return { code: 'timeout', message: `The script exceeded the time limit of ${this.limits.timeoutMs} ms.` };
     }
-    throw this.unavailable(error);
+    return null;
   }
 
   private unavailable(error: unknown): DependencyFailureError {

@@ -7,6 +7,19 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/**
+ * How a block version's script is called:
+ * - `transform`: `transform(msg, ctx)` returns {payload?, values?}, null or undefined (the native contract);
+ * - `decodeUplink`: a The Things Network v3 / ChirpStack v4 payload codec, called with
+ *   `{ bytes, fPort, recvTime, variables }`; its `data` replaces `payload`;
+ * - `Decode`: a ChirpStack v3 codec, called as `Decode(fPort, bytes, variables)`; its return value replaces `payload`.
+ * A source declaring a top-level `transform` is a transform even if it also declares a codec function;
+ * `decodeUplink` wins over `Decode` (codecs written for both ChirpStack versions declare both).
+ */
+export type ScriptContract = 'transform' | 'decodeUplink' | 'Decode';
+
+export const SCRIPT_CONTRACTS: readonly ScriptContract[] = ['transform', 'decodeUplink', 'Decode'];
+
 /** `msg` of `transform(msg, ctx)`. */
 export interface ScriptMessage {
   payload: JsonValue;
@@ -38,6 +51,9 @@ export type InvocationErrorCode =
   | 'memory_limit'
   | 'invalid_output'
   | 'output_too_large'
+  /** A codec block's message has no payload bytes (not a byte array or base64 string). */
+  | 'decode_error'
+  /** The artifact is unusable, or the sandbox itself failed (the call may succeed later). */
   | 'block_unavailable';
 
 export type InvocationOutcome =
@@ -54,6 +70,8 @@ export interface ScriptArtifact {
   source: string;
   /** Lowercase hex SHA-256 of `source`. */
   sha256: string;
+  /** How the script is called (detected by the compile gate). */
+  scriptContract: ScriptContract;
 }
 
 export type CompileIssueCode = 'syntax_error' | 'missing_transform';
@@ -69,14 +87,19 @@ export interface GateIssue {
   column?: number;
 }
 
-export type CompileResult = { ok: true; artifact: ScriptArtifact } | { ok: false; issues: GateIssue[] };
+export type CompileResult = { ok: true; artifact: ScriptArtifact; scriptContract: ScriptContract } | { ok: false; issues: GateIssue[] };
 
-/** The sample a block version is released with (§5.11 `sampleInput`). */
+/**
+ * The sample a block version is released with (`sampleInput`). `input` is merged over the gate's preview
+ * envelope: codecs take `fPort` from `input.connectionData.fPort` and `recvTime` from `input.observedAt`
+ * (default: now); for a codec, `payload` must be a byte array or a base64 string.
+ */
 export interface SampleInput {
   payload: JsonValue;
-  values: JsonObject;
+  values?: JsonObject;
   configuration?: JsonObject;
   parameters?: JsonObject;
+  input?: JsonObject;
 }
 
 export interface GateReport {
@@ -87,4 +110,6 @@ export interface GateReport {
   /** The sample run, when the sandbox gate ran: what the script returned (null: filtered) and logged. */
   sample: { result: ScriptOutput | null; logs: string[]; logsTruncated: boolean } | null;
   artifact: ScriptArtifact | null;
+  /** The contract the compile gate detected; null when it failed. */
+  scriptContract: ScriptContract | null;
 }

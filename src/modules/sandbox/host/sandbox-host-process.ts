@@ -5,7 +5,7 @@ import type { HostMessage, HostReply, HostRequest, HostStats } from './host-prot
 
 type Operation = HostRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
-/** The host died under a call: `code` names the limit its tenant hit, null when the call was not to blame. */
+/** The host died under a call: `code` names the limit its call hit, null when the call was not to blame. */
 export class HostCrashedError extends Error {
   constructor(
     readonly code: 'timeout' | 'memory_limit' | null,
@@ -17,16 +17,18 @@ export class HostCrashedError extends Error {
 
 export interface HostEvents {
   stats(stats: HostStats): void;
-  /** The host killed itself or was killed; `tenantId` is the one to blame, when known. */
-  crashed(tenantId: string | null, reason: string): void;
+  /** The host killed itself or was killed; `blamed` names the blame key(s) held responsible, when known. */
+  crashed(blamed: string | null, reason: string): void;
 }
 
 interface Pending {
   request: HostRequest;
-  tenantId: string;
+  /** Whose limits the call runs under: a tenant id for invocations, a gate key for gate runs. */
+  blameKey: string;
   /** Set when sent to a ready host: past it, the host counts as wedged. */
   deadline: number | null;
-  retried: boolean;
+  /** The host lacked this call's source: send it in full. */
+  withSource: boolean;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -34,12 +36,24 @@ interface Pending {
 /** Beyond the time a queue of calls may take: room for a loaded machine before a wedged host is assumed. */
 const GRACE_MS = 3000;
 const SWEEP_INTERVAL_MS = 100;
+/** Hosts in a row that die before they are ready: beyond that, the sandbox is broken, not a script. */
+const MAX_FAILED_STARTS = 3;
+/** Checksums remembered as known to the host; beyond that the memory starts again (the host may ask anyway). */
+const MAX_KNOWN_SOURCES = 10000;
 
 /**
  * The parent's side of the sandbox host (sandbox-host.ts): starts it on demand, batches requests and replies
- * (one IPC message per event-loop turn each way), and replaces it when it dies. A host that dies, or stops
- * answering within the time its queued calls can take, is SIGKILLed; the calls of the tenant to blame fail
- * with its limit, every other call in flight is retried once on the new host.
+ * (one IPC message per event-loop turn each way), and replaces it when it dies. Every crash is attributed to a
+ * call, which ends with its limit (`memory_limit` or `timeout`) and never runs again; every other call in
+ * flight is sent again to the new host:
+ * - a host that reports a fatal isolate failure names the blame key (tenant or gate) before it dies;
+ * - a host that stops answering within the time its queued calls can take is SIGKILLed, blaming the late calls;
+ * - a host that dies without a word (V8 aborts the process on some oversized allocations) is judged from the
+ *   calls that were running: the calls sent and not answered, of which only the oldest per tenant can have been
+ *   running (a tenant's calls run one after another in its isolate; compile and gate runs each have their
+ *   own). One such call is the culprit. Several are suspects: they run again alone, one at a time and nothing
+ *   beside them, newest first; the one that crashes the host alone is the culprit, and when all but one
+ *   passed, that last one is blamed without running it again.
  */
 export class SandboxHostProcess {
   private child: ChildProcess | null = null;
@@ -48,21 +62,29 @@ export class SandboxHostProcess {
   private nextId = 1;
   private outbox: HostRequest[] = [];
   private flushScheduled = false;
+  private failedStarts = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly queued = new Map<string, number>();
   private readonly blame = new Map<string, 'timeout' | 'memory_limit'>();
+  /** Suspects of a crash nobody was blamed for, run alone one by one; null outside such an inquiry. */
+  private suspects: Pending[] | null = null;
+  /** The suspect running alone right now. */
+  private solo: Pending | null = null;
   private sweeper: NodeJS.Timeout | null = null;
+  /** Artifact checksums whose source the current host has been sent. */
+  private readonly knownSources = new Set<string>();
 
   constructor(
     private readonly limits: SandboxLimits,
     private readonly events: HostEvents,
   ) {}
 
-  request(tenantId: string, operation: Operation): Promise<unknown> {
+  /** Runs one operation in the host; `blameKey` is who answers for a crash it causes. */
+  request(blameKey: string, operation: Operation): Promise<unknown> {
     if (this.closed) return Promise.reject(new HostCrashedError(null, 'The sandbox is shut down.'));
     return new Promise((resolve, reject) => {
       const request = { ...operation, id: this.nextId++ } as HostRequest;
-      this.pending.set(request.id, { request, tenantId, deadline: null, retried: false, resolve, reject });
+      this.pending.set(request.id, { request, blameKey, deadline: null, withSource: false, resolve, reject });
       this.enqueue(request);
     });
   }
@@ -72,6 +94,8 @@ export class SandboxHostProcess {
     this.child?.kill('SIGKILL');
     for (const entry of this.pending.values()) entry.reject(new HostCrashedError(null, 'The sandbox is shut down.'));
     this.pending.clear();
+    this.suspects = null;
+    this.solo = null;
     this.stopSweeper();
   }
 
@@ -79,6 +103,10 @@ export class SandboxHostProcess {
     this.outbox.push(request);
     this.ensureChild();
     this.refWhileBusy();
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (this.ready && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -87,20 +115,68 @@ export class SandboxHostProcess {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (!this.ready || !this.child || this.outbox.length === 0) return;
+    if (!this.ready || !this.child) return;
+    if (this.suspects) {
+      this.nextSuspect();
+      return;
+    }
+    if (this.outbox.length === 0) return;
     const requests = this.outbox;
     this.outbox = [];
+    this.send(requests.filter((request) => this.pending.has(request.id)));
+  }
+
+  private send(requests: HostRequest[]): void {
+    if (!this.child || requests.length === 0) return;
     const now = Date.now();
     for (const request of requests) {
-      const entry = this.pending.get(request.id);
-      if (!entry) continue;
+      const entry = this.pending.get(request.id)!;
       // Calls of one tenant run one after another in its isolate: each may wait for those queued before it.
-      const ahead = this.queued.get(entry.tenantId) ?? 0;
-      this.queued.set(entry.tenantId, ahead + 1);
+      const ahead = this.queued.get(entry.blameKey) ?? 0;
+      this.queued.set(entry.blameKey, ahead + 1);
       entry.deadline = now + (ahead + 1) * 4 * this.limits.timeoutMs + GRACE_MS;
     }
-    this.child.send({ requests });
+    this.child.send({ requests: requests.map((request) => this.onWire(request)) });
     this.startSweeper();
+  }
+
+  /** An invocation refers to its artifact's source by checksum once the host has it. */
+  private onWire(request: HostRequest): HostRequest {
+    if (request.op !== 'invoke' || typeof request.artifact?.source !== 'string') return request;
+    const { sha256 } = request.artifact;
+    if (this.knownSources.has(sha256) && !this.pending.get(request.id)?.withSource) {
+      return { ...request, artifact: { format: request.artifact.format, sha256, scriptContract: request.artifact.scriptContract } };
+    }
+    if (this.knownSources.size >= MAX_KNOWN_SOURCES) this.knownSources.clear();
+    this.knownSources.add(sha256);
+    return request;
+  }
+
+  /** Inquiry step: runs the next suspect alone, or blames the last one once all the others passed alone. */
+  private nextSuspect(): void {
+    const suspects = this.suspects!;
+    if (this.solo) return;
+    while (suspects.length > 0 && !this.pending.has(suspects[0].request.id)) suspects.shift();
+    if (suspects.length === 1) {
+      // Every other suspect ran alone without harm: the crash was this call's.
+      this.endInquiry();
+      this.fail(suspects[0], 'memory_limit');
+      this.events.crashed(suspects[0].blameKey, 'the sandbox host died during a call (isolated by running the suspects alone)');
+      this.scheduleFlush();
+      return;
+    }
+    if (suspects.length === 0) {
+      this.endInquiry();
+      this.scheduleFlush();
+      return;
+    }
+    this.solo = suspects.shift()!;
+    this.send([this.solo.request]);
+  }
+
+  private endInquiry(): void {
+    this.suspects = null;
+    this.solo = null;
   }
 
   private ensureChild(): void {
@@ -128,6 +204,7 @@ export class SandboxHostProcess {
   private receive(message: HostMessage): void {
     if ('ready' in message) {
       this.ready = true;
+      this.failedStarts = 0;
       this.flush();
     } else if ('replies' in message) {
       for (const reply of message.replies) this.settle(reply);
@@ -142,36 +219,102 @@ export class SandboxHostProcess {
   private settle(reply: HostReply): void {
     const entry = this.pending.get(reply.id);
     if (!entry) return;
+    this.dequeued(entry.blameKey);
+    if (reply.missingSource && entry.withSource) reply = { id: reply.id, failure: 'The sandbox host lost a source it was just sent.' };
+    else if (reply.missingSource) {
+      // The host dropped the source from its cache: the same call again, with it.
+      entry.withSource = true;
+      if (entry.request.op === 'invoke') this.knownSources.delete(entry.request.artifact.sha256);
+      if (this.solo === entry) this.send([entry.request]);
+      else {
+        this.outbox.unshift(entry.request);
+        this.scheduleFlush();
+      }
+      return;
+    }
     this.pending.delete(reply.id);
-    this.dequeued(entry.tenantId);
     if (reply.failure !== undefined) entry.reject(new HostCrashedError(null, reply.failure));
     else entry.resolve(reply.value);
+    if (this.solo === entry) {
+      this.solo = null;
+      this.scheduleFlush();
+    }
     this.refWhileBusy();
   }
 
   private exited(child: ChildProcess): void {
     if (this.child !== child) return;
+    const wasReady = this.ready;
     this.child = null;
     this.ready = false;
     this.queued.clear();
-    if (this.blame.size === 0 && !this.closed) this.events.crashed(null, 'the sandbox host exited');
-    const retry: HostRequest[] = [];
-    for (const [id, entry] of this.pending) {
-      if (entry.deadline === null) continue; // never sent: still in the outbox
-      entry.deadline = null;
-      const code = this.blame.get(entry.tenantId);
-      if (code || entry.retried || this.closed) {
-        this.pending.delete(id);
-        entry.reject(new HostCrashedError(code ?? null, 'The sandbox host failed during the call.'));
-      } else {
-        entry.retried = true;
-        retry.push(entry.request);
+    this.knownSources.clear();
+    const sent = [...this.pending.values()].filter((entry) => entry.deadline !== null);
+    for (const entry of sent) entry.deadline = null;
+    const retry = this.closed ? [] : this.attribute(sent);
+    this.blame.clear();
+    this.outbox = [...retry.map((entry) => entry.request), ...this.outbox];
+    if (!wasReady) this.failedStarts += 1;
+    if (this.failedStarts >= MAX_FAILED_STARTS) {
+      // The host cannot even start: no script is to blame, and trying again would only loop.
+      this.failedStarts = 0;
+      this.outbox = [];
+      this.endInquiry();
+      for (const entry of [...this.pending.values()]) {
+        this.pending.delete(entry.request.id);
+        entry.reject(new HostCrashedError(null, 'The sandbox host cannot start.'));
       }
     }
-    this.blame.clear();
-    this.outbox = [...retry, ...this.outbox];
-    if (this.outbox.length > 0) this.ensureChild();
+    if (this.outbox.length > 0 || this.suspects) this.ensureChild();
     this.refWhileBusy();
+  }
+
+  /** Fails the calls to blame for the crash that just happened; returns the calls to send again. */
+  private attribute(sent: Pending[]): Pending[] {
+    if (this.solo) {
+      // A suspect running alone took the host down: it is the culprit; the others go back to normal service.
+      const culprit = this.solo;
+      const others = (this.suspects ?? []).filter((entry) => this.pending.has(entry.request.id));
+      this.endInquiry();
+      this.fail(culprit, this.blame.get(culprit.blameKey) ?? 'memory_limit');
+      this.events.crashed(culprit.blameKey, 'the sandbox host died during a call running alone');
+      return [...others, ...sent.filter((entry) => entry !== culprit)];
+    }
+    if (this.blame.size > 0) {
+      for (const entry of sent) {
+        const code = this.blame.get(entry.blameKey);
+        if (code) this.fail(entry, code);
+      }
+      return sent.filter((entry) => this.pending.has(entry.request.id));
+    }
+    // Nobody was named: of each tenant's calls only the oldest can have been running.
+    const running = new Map<string, Pending>();
+    const candidates: Pending[] = [];
+    for (const entry of [...sent].sort((a, b) => a.request.id - b.request.id)) {
+      if (entry.request.op !== 'invoke') candidates.push(entry);
+      else if (!running.has(entry.blameKey)) running.set(entry.blameKey, entry);
+    }
+    candidates.push(...running.values());
+    const innocent = sent.filter((entry) => !candidates.includes(entry));
+    if (candidates.length === 1) {
+      this.fail(candidates[0], 'memory_limit');
+      this.events.crashed(candidates[0].blameKey, 'the sandbox host died during the only call running');
+      return innocent;
+    }
+    if (candidates.length > 1) {
+      // Newest first: the call that has been running longest is the likeliest culprit, so it tends to be the
+      // last one left, blamed without running again.
+      this.suspects = [...(this.suspects ?? []), ...candidates.sort((a, b) => b.request.id - a.request.id)];
+      this.events.crashed(null, `the sandbox host died with ${candidates.length} calls running; running them alone to find the culprit`);
+    } else if (!this.closed) {
+      this.events.crashed(null, 'the sandbox host exited');
+    }
+    return innocent;
+  }
+
+  private fail(entry: Pending, code: 'timeout' | 'memory_limit'): void {
+    this.pending.delete(entry.request.id);
+    entry.reject(new HostCrashedError(code, 'The sandbox host failed during the call.'));
   }
 
   /** A host that has not answered a call by its deadline is wedged: kill it, blaming the late calls' tenants. */
@@ -180,7 +323,7 @@ export class SandboxHostProcess {
     let wedged = false;
     for (const entry of this.pending.values()) {
       if (entry.deadline !== null && entry.deadline < now) {
-        this.blame.set(entry.tenantId, 'timeout');
+        this.blame.set(entry.blameKey, 'timeout');
         wedged = true;
       }
     }
@@ -190,10 +333,10 @@ export class SandboxHostProcess {
     }
   }
 
-  private dequeued(tenantId: string): void {
-    const count = (this.queued.get(tenantId) ?? 1) - 1;
-    if (count > 0) this.queued.set(tenantId, count);
-    else this.queued.delete(tenantId);
+  private dequeued(blameKey: string): void {
+    const count = (this.queued.get(blameKey) ?? 1) - 1;
+    if (count > 0) this.queued.set(blameKey, count);
+    else this.queued.delete(blameKey);
   }
 
   private startSweeper(): void {

@@ -7,9 +7,11 @@
  * Protocol (IPC, JSON): the parent sends { requests: HostRequest[] }; this process answers { replies, stats }
  * in batches, and { fatal } right before it kills itself.
  */
+import { createHash } from 'node:crypto';
+import type { ScriptArtifact } from '../domain/sandbox-contract';
 import { SandboxEngine } from '../isolate/sandbox-engine';
 import type { SandboxLimits } from '../sandbox-limits';
-import type { HostMessage, HostReply, HostRequest } from './host-protocol';
+import type { ArtifactRef, HostMessage, HostReply, HostRequest } from './host-protocol';
 
 const limits = JSON.parse(process.env.UPLINK_SANDBOX_LIMITS ?? '') as SandboxLimits;
 const stats = { isolates: 0, heapUsedBytes: 0 };
@@ -46,21 +48,54 @@ function reply(entry: HostReply): void {
   outbox.push(entry);
 }
 
+/** Sources the parent sent, by their SHA-256, least recently used first; at most this many characters in all. */
+const MAX_CACHED_SOURCE_CHARS = 32 * 1024 * 1024;
+const sources = new Map<string, string>();
+let cachedChars = 0;
+
+/** The full artifact of a request: its source as sent (then cached under its real checksum), or from the cache. */
+function resolveArtifact(artifact: ScriptArtifact | ArtifactRef): ScriptArtifact | null {
+  if (typeof artifact?.source === 'string') {
+    const sha256 = createHash('sha256').update(artifact.source).digest('hex');
+    if (!sources.has(sha256)) {
+      sources.set(sha256, artifact.source);
+      cachedChars += artifact.source.length;
+      for (const [key, source] of sources) {
+        if (cachedChars <= MAX_CACHED_SOURCE_CHARS) break;
+        sources.delete(key);
+        cachedChars -= source.length;
+      }
+    }
+    return artifact as ScriptArtifact;
+  }
+  const source = typeof artifact?.sha256 === 'string' ? sources.get(artifact.sha256) : undefined;
+  if (source === undefined) return null;
+  sources.delete(artifact.sha256);
+  sources.set(artifact.sha256, source);
+  return { ...artifact, source };
+}
+
+const MISSING_SOURCE = Symbol('missing source');
+
 async function handle(request: HostRequest): Promise<unknown> {
   switch (request.op) {
-    case 'invoke':
-      return engine.invoke(request.tenantId, request.blockVersionId, request.artifact, request.msgJson, request.ctxJson);
+    case 'invoke': {
+      // Resolved before the first await: a reference later in the same batch finds the source.
+      const artifact = resolveArtifact(request.artifact);
+      if (!artifact) return MISSING_SOURCE;
+      return engine.invoke(request.tenantId, request.blockVersionId, artifact, request.msgJson, request.ctxJson);
+    }
     case 'compile':
       return engine.compile(request.source);
     case 'gate':
-      return engine.gate(request.source, request.sampleInput, request.configurationSchema);
+      return engine.gate(request.blameKey, request.source, request.sampleInput, request.configurationSchema);
   }
 }
 
 process.on('message', (message: { requests: HostRequest[] }) => {
   for (const request of message.requests) {
     handle(request).then(
-      (value) => reply({ id: request.id, value }),
+      (value) => reply(value === MISSING_SOURCE ? { id: request.id, missingSource: true } : { id: request.id, value }),
       (error: unknown) => reply({ id: request.id, failure: String((error as { message?: unknown })?.message ?? error) }),
     );
   }

@@ -1,7 +1,8 @@
 /*
  * The only code of ours that runs inside an isolate: evaluated first in every fresh context, before the tenant's
- * source, it removes what a script must not have, installs a bounded console.log, runs the source and hands the
- * host one function. That function takes and returns strings only, so no object, reference or prototype ever
+ * source, it removes what a script must not have, installs a bounded console.log, runs the source (an indirect
+ * eval: a sloppy-mode classic script unless it says 'use strict' itself, as codecs written for other network
+ * servers expect) and hands the host one function. That function takes and returns strings only, so no object, reference or prototype ever
  * crosses the boundary in either direction; every value the script produced is serialised here, inside the
  * isolate and under the call's timeout (getters, toJSON and Proxy traps included), and the host checks the
  * string again before it believes anything in it.
@@ -9,14 +10,19 @@
  * Envelopes returned to the host (one string each; the JSON parts never contain a raw newline):
  *   R<t><logs JSON>\n<result JSON, empty for null/undefined>      success
  *   E<code>\n<line:column or empty>\n<t><logs JSON>\n<message>     failure (script_error, memory_limit, invalid_output, output_too_large)
- *   P<id>                                                          transform returned a thenable; collect(id) after the call
+ *   P<id>                                                          the script returned a thenable; collect(id) after the call
  *   N<t><logs JSON>                                                 (collect) the thenable never settled
  * where <t> is 1 when log lines were dropped, else 0.
  *
  * Intrinsics are captured before the tenant's source runs, so a script that patches JSON, String.prototype or
  * Promise.prototype changes only its own output, which the host validates anyway.
+ *
+ * `contract` says how the script is called: `transform(msg, ctx)`, or a payload codec (`decodeUplink(input)` of
+ * The Things Network v3 / ChirpStack v4, `Decode(fPort, bytes, variables)` of ChirpStack v3), whose input is
+ * built here from msg and ctx (`bytes` is msg.payload as the host left it: a plain array of byte numbers;
+ * `recvTime` a Date of this context) and whose outcome is mapped to { payload }.
  */
-export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename, maxResultChars, maxLogLines, maxLogBytes, maxMessageChars) {
+export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename, contract, maxResultChars, maxLogLines, maxLogBytes, maxMessageChars) {
   'use strict';
   const g = globalThis;
   const indirectEval = g.eval;
@@ -32,6 +38,8 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
   const regexpExec = RegExp.prototype.exec;
   const PromiseCtor = Promise;
   const RangeErrorCtor = RangeError;
+  const DateCtor = Date;
+  const isArray = Array.isArray;
   const promiseResolve = Promise.resolve;
   const promiseThen = Promise.prototype.then;
   const locationPattern = new RegExp(filename.replace(/[.]/g, '\\.') + ':(\\d+):(\\d+)');
@@ -167,7 +175,7 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     if (value === undefined || value === null) return 'R' + logPart(list, truncated) + '\n';
     const type = typeof value;
     if (type === 'function' || type === 'symbol' || type === 'bigint') {
-      return failure('invalid_output', 'transform returned a ' + type + '; expected an object, null or undefined', '', list, truncated);
+      return failure('invalid_output', contract + ' returned a ' + type + '; expected an object, null or undefined', '', list, truncated);
     }
     let json;
     try {
@@ -187,8 +195,69 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
   } catch (error) {
     return thrown(error, logs, logsTruncated);
   }
-  const transform = g.transform;
-  if (typeof transform !== 'function') return failure('script_error', 'the script declares no function transform(msg, ctx)', '', logs, logsTruncated);
+  const signatures = { transform: 'transform(msg, ctx)', decodeUplink: 'decodeUplink(input)', Decode: 'Decode(fPort, bytes, variables)' };
+  const entryFunction = g[contract];
+  if (typeof entryFunction !== 'function') {
+    return failure('script_error', 'the script declares no function ' + (signatures[contract] || contract), '', logs, logsTruncated);
+  }
+
+  function isObject(value) {
+    return value !== null && typeof value === 'object';
+  }
+
+  // The codec's input, the way network servers build it: fPort and the receive time from the uplink envelope.
+  function callCodec(msg, c) {
+    const input = isObject(msg) ? msg.input : undefined;
+    const connection = isObject(input) ? input.connectionData : undefined;
+    const fPort = isObject(connection) ? connection.fPort : undefined;
+    const observedAt = isObject(input) && typeof input.observedAt === 'string' ? input.observedAt : c.observedAt;
+    const bytes = msg.payload;
+    const variables = isObject(c.configuration) ? c.configuration : {};
+    if (contract === 'Decode') return entryFunction(fPort, bytes, variables);
+    return entryFunction({ bytes: bytes, fPort: fPort, recvTime: new DateCtor(observedAt), variables: variables });
+  }
+
+  // errors / warnings of a codec: an array of messages (a single string is taken as one); at most 20 kept.
+  function messagesOf(value) {
+    const list = newList();
+    if (typeof value === 'string') {
+      if (value !== '') list[0] = value;
+    } else if (isArray(value)) {
+      const length = value.length > 20 ? 20 : value.length;
+      for (let i = 0; i < length; i++) list[list.length] = clip(format(value[i]), maxMessageChars);
+    }
+    return list;
+  }
+
+  function joined(list, separator) {
+    let text = '';
+    for (let i = 0; i < list.length; i++) text = i === 0 ? list[i] : text + separator + list[i];
+    return text;
+  }
+
+  // What the script returned, as a transform result: codec outcomes become { payload }.
+  function complete(value, list) {
+    if (contract === 'transform') return finish(value, list, logsTruncated);
+    if (contract === 'Decode') return finish({ payload: value === undefined ? null : value }, list, logsTruncated);
+    if (!isObject(value)) {
+      return failure('invalid_output', 'decodeUplink must return an object { data, warnings?, errors? }; got ' + (value === null ? 'null' : typeof value), '', list, logsTruncated);
+    }
+    let errors;
+    let warnings;
+    let data;
+    try {
+      errors = messagesOf(value.errors);
+      warnings = messagesOf(value.warnings);
+      data = value.data;
+    } catch (error) {
+      return thrown(error, list, logsTruncated);
+    }
+    if (errors.length > 0) {
+      return failure('script_error', clip('decodeUplink returned errors: ' + joined(errors, '; '), maxMessageChars), '', list, logsTruncated);
+    }
+    for (let i = 0; i < warnings.length; i++) log('warning: ' + warnings[i]);
+    return finish({ payload: data === undefined ? null : data }, list, logsTruncated);
+  }
 
   let sequence = 0;
   const pending = create(null);
@@ -200,7 +269,9 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     const list = logs;
     let value;
     try {
-      value = transform(parse(msgJson), parse(ctxJson));
+      const msg = parse(msgJson);
+      const c = parse(ctxJson);
+      value = contract === 'transform' ? entryFunction(msg, c) : callCodec(msg, c);
     } catch (error) {
       return thrown(error, list, logsTruncated);
     }
@@ -210,7 +281,7 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     } catch (error) {
       return thrown(error, list, logsTruncated);
     }
-    if (!thenable) return finish(value, list, logsTruncated);
+    if (!thenable) return complete(value, list);
 
     // Promise jobs run in this same task, under this call's timeout; collect() reads the outcome afterwards.
     const id = StringOf(++sequence);
@@ -220,7 +291,7 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     };
     try {
       apply(promiseThen, apply(promiseResolve, PromiseCtor, [value]), [
-        (result) => settle(finish(result, list, logsTruncated)),
+        (result) => settle(complete(result, list)),
         (error) => settle(thrown(error, list, logsTruncated)),
       ]);
     } catch (error) {

@@ -147,12 +147,20 @@ export class IsolatePool {
     }
   }
 
-  /** A fresh isolate for one-off work outside the pool (gates); the caller disposes it. */
-  createIsolate(): ivm.Isolate {
+  /** A fresh isolate for one-off work outside the pool (compile, gates); `blameKey` answers for its failures. */
+  createIsolate(blameKey: string): ivm.Isolate {
     return new ivm.Isolate({
       memoryLimit: this.limits.memoryMb,
-      onCatastrophicError: (message) => this.observer.catastrophicError('(gate)', message),
+      onCatastrophicError: (message) => this.observer.catastrophicError(blameKey, message),
     });
+  }
+
+  /**
+   * Drops a tenant's isolate after it hit the memory limit (whatever filled it may be held by any of its
+   * contexts): disposed once its running calls end, so the tenant's next call starts in a fresh one.
+   */
+  discard(tenant: TenantIsolate): void {
+    this.remove(tenant);
   }
 
   dispose(): void {

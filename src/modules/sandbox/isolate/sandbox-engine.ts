@@ -12,6 +12,8 @@ import type {
   ScriptContextData,
   ScriptMessage,
 } from '../domain/sandbox-contract';
+import { SCRIPT_CONTRACTS } from '../domain/sandbox-contract';
+import { codecBytes } from '../domain/codec-input';
 import { Envelope, failed } from '../domain/script-output';
 import type { SandboxLimits } from '../sandbox-limits';
 import { IsolatePool, PoolObserver } from './isolate-pool';
@@ -19,8 +21,8 @@ import { SCRIPT_FILENAME, ScriptContext } from './script-context';
 
 const ARTIFACT_FORMAT = 'uplink-script.v1';
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-/** Fixed, so a gate run is deterministic: the same source and sample always get the same report. */
-const GATE_OBSERVED_AT = '2000-01-01T00:00:00.000Z';
+/** Blame key of compile runs: they parse and probe, never run the script's statements. */
+const COMPILE_BLAME_KEY = '(compile)';
 
 /** Thrown for failures of the engine itself (never for anything a script does). */
 export class SandboxEngineError extends Error {}
@@ -40,57 +42,82 @@ export class SandboxEngine {
     this.pool = new IsolatePool(limits, observer);
   }
 
-  /** Compile gate: the source parses as a classic script and declares a top-level `function transform`. */
-  async compile(source: string): Promise<CompileResult> {
-    const isolate = this.pool.createIsolate();
+  /**
+   * Compile gate: the source parses as a classic script and declares a top-level `function transform`, or is a
+   * payload codec declaring `function decodeUplink` or `function Decode` (see ScriptContract for precedence).
+   */
+  async compile(source: string, blameKey = COMPILE_BLAME_KEY): Promise<CompileResult> {
+    const isolate = this.pool.createIsolate(blameKey);
     try {
       try {
         (await isolate.compileScript(source, { filename: SCRIPT_FILENAME })).release();
       } catch (error) {
         return { ok: false, issues: [syntaxIssue(error)] };
       }
-      // Function declarations are hoisted: this reads `typeof transform` before any statement of the source runs.
+      // Function declarations are hoisted: this reads their types before any statement of the source runs.
       const context = await isolate.createContext();
-      const probe = `(function () { return typeof transform;\n${source}\n})()`;
+      const probe = `(function () { return [${SCRIPT_CONTRACTS.map((name) => `typeof ${name}`).join(', ')}].join();\n${source}\n})()`;
       const declared = await context.eval(probe, { timeout: this.limits.timeoutMs }).catch(() => undefined);
       context.release();
-      if (declared !== 'function') {
+      const types = typeof declared === 'string' ? declared.split(',') : [];
+      const scriptContract = SCRIPT_CONTRACTS.find((_name, index) => types[index] === 'function');
+      if (!scriptContract) {
         return {
           ok: false,
           issues: [
-            { severity: 'error', code: 'missing_transform', path: 'sourceCode', message: 'The script must declare a top-level function transform(msg, ctx).' },
+            {
+              severity: 'error',
+              code: 'missing_transform',
+              path: 'sourceCode',
+              message:
+                'The script must declare a top-level function transform(msg, ctx), or be a payload codec declaring function decodeUplink(input) or function Decode(fPort, bytes, variables).',
+            },
           ],
         };
       }
-      return { ok: true, artifact: { format: ARTIFACT_FORMAT, source, sha256: createHash('sha256').update(source).digest('hex') } };
+      const artifact: ScriptArtifact = { format: ARTIFACT_FORMAT, source, sha256: createHash('sha256').update(source).digest('hex'), scriptContract };
+      return { ok: true, artifact, scriptContract };
     } finally {
       isolate.dispose();
     }
   }
 
   /**
-   * The release gates of §9.2: compile, then `transform(sampleInput)` in a throw-away isolate within the limits,
-   * returning a valid shape. `configurationSchema` supplies `ctx.configuration` defaults the sample leaves out.
+   * The release gates: compile, then the script on the sample in a throw-away isolate within the limits,
+   * returning a valid shape. `configurationSchema` supplies `ctx.configuration` defaults the sample leaves out;
+   * `sampleInput.input` is merged over the preview envelope (`observedAt` defaults to now). `blameKey` (one per
+   * tenant) answers for a failure that takes the host down.
    */
-  async gate(source: string, sampleInput: SampleInput, configurationSchema?: JsonObject): Promise<GateReport> {
-    const compiled = await this.compile(source);
-    if (!compiled.ok) return { passed: false, gate: 'compile', issues: compiled.issues, sample: null, artifact: null };
-    const { artifact } = compiled;
+  async gate(blameKey: string, source: string, sampleInput: SampleInput, configurationSchema?: JsonObject): Promise<GateReport> {
+    const compiled = await this.compile(source, blameKey);
+    if (!compiled.ok) return { passed: false, gate: 'compile', issues: compiled.issues, sample: null, artifact: null, scriptContract: null };
+    const { artifact, scriptContract } = compiled;
+    const given = isJsonObject(sampleInput.input) ? sampleInput.input : {};
+    const observedAt = typeof given.observedAt === 'string' ? given.observedAt : new Date().toISOString();
+    let payload = sampleInput.payload;
+    if (scriptContract !== 'transform') {
+      const bytes = codecBytes(payload);
+      if (typeof bytes === 'string') {
+        const issue: GateIssue = { severity: 'error', code: 'runtime_error', path: 'sampleInput.payload', message: `The codec needs payload bytes: ${bytes}.` };
+        return { passed: false, gate: 'sandbox', issues: [issue], sample: null, artifact, scriptContract };
+      }
+      payload = bytes;
+    }
     const msg: ScriptMessage = {
-      payload: sampleInput.payload,
+      payload,
       values: sampleInput.values ?? {},
-      input: { mode: 'preview', tenantId: NIL_UUID, deviceId: NIL_UUID, observedAt: GATE_OBSERVED_AT, connectionData: {} },
+      input: { mode: 'preview', tenantId: NIL_UUID, deviceId: NIL_UUID, connectionData: {}, ...given, observedAt },
     };
     const ctx: ScriptContextData = {
       parameters: sampleInput.parameters ?? {},
       configuration: sampleInput.configuration ?? defaultsOf(configurationSchema),
       device: { deviceId: NIL_UUID, deviceTypeId: NIL_UUID, metadata: {} },
       tenantId: NIL_UUID,
-      observedAt: GATE_OBSERVED_AT,
+      observedAt,
       mode: 'preview',
       nodeId: 'gate',
     };
-    const isolate = this.pool.createIsolate();
+    const isolate = this.pool.createIsolate(blameKey);
     let run: Envelope;
     try {
       run = await this.execute(isolate, () => runOnce(isolate, artifact, JSON.stringify(msg), JSON.stringify(ctx), this.limits.timeoutMs));
@@ -99,29 +126,44 @@ export class SandboxEngine {
     }
     const outcome = outcomeOf(run);
     if (outcome.ok) {
-      return { passed: true, gate: null, issues: [], sample: { result: outcome.result, logs: outcome.logs, logsTruncated: outcome.logsTruncated }, artifact };
+      return {
+        passed: true,
+        gate: null,
+        issues: [],
+        sample: { result: outcome.result, logs: outcome.logs, logsTruncated: outcome.logsTruncated },
+        artifact,
+        scriptContract,
+      };
     }
-    const code: SandboxIssueCode = outcome.error.code === 'script_error' || outcome.error.code === 'block_unavailable' ? 'runtime_error' : outcome.error.code;
+    const code: SandboxIssueCode = RUNTIME_ERRORS.has(outcome.error.code) ? 'runtime_error' : (outcome.error.code as SandboxIssueCode);
     const issue: GateIssue = { severity: 'error', code, path: 'sourceCode', message: outcome.error.message };
     if (run.kind === 'done' && run.line !== undefined) Object.assign(issue, { line: run.line, column: run.column });
-    return { passed: false, gate: 'sandbox', issues: [issue], sample: { result: null, logs: outcome.logs, logsTruncated: outcome.logsTruncated }, artifact };
+    return {
+      passed: false,
+      gate: 'sandbox',
+      issues: [issue],
+      sample: { result: null, logs: outcome.logs, logsTruncated: outcome.logsTruncated },
+      artifact,
+      scriptContract,
+    };
   }
 
   /**
-   * Runs a released artifact's `transform(msg, ctx)` (msg and ctx as JSON text) in the tenant's isolate, in the
-   * context of this block version. Throws SandboxEngineError only when the engine itself fails.
+   * Runs a released artifact (msg and ctx as JSON text; for a codec, msg.payload already a byte array) in the
+   * tenant's isolate, in the context of this block version. After a memory_limit the tenant's isolate is
+   * dropped, so its next call starts afresh. Throws SandboxEngineError only when the engine itself fails.
    */
   async invoke(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msgJson: string, ctxJson: string): Promise<InvocationOutcome> {
-    if (artifact?.format !== ARTIFACT_FORMAT || typeof artifact.source !== 'string' || typeof artifact.sha256 !== 'string') {
-      return failed('block_unavailable', 'The block version has no usable artifact.');
-    }
+    if (!isUsableArtifact(artifact)) return failed('block_unavailable', 'The block version has no usable artifact.');
     const timeoutMs = this.limits.timeoutMs;
     return outcomeOf(
-      await this.pool.run(tenantId, (tenant) =>
-        this.execute(tenant.isolate, () =>
+      await this.pool.run(tenantId, async (tenant) => {
+        const envelope = await this.execute(tenant.isolate, () =>
           tenant.withContext(blockVersionId, artifact, timeoutMs, (context) => context.call(msgJson, ctxJson, timeoutMs)),
-        ),
-      ),
+        );
+        if (envelope.kind === 'done' && !envelope.outcome.ok && envelope.outcome.error.code === 'memory_limit') this.pool.discard(tenant);
+        return envelope;
+      }),
     );
   }
 
@@ -150,6 +192,22 @@ export class SandboxEngine {
   }
 }
 
+/** Node error codes that the sandbox gate reports as `runtime_error`. */
+const RUNTIME_ERRORS: ReadonlySet<string> = new Set(['script_error', 'block_unavailable', 'decode_error']);
+
+function isUsableArtifact(artifact: ScriptArtifact | null | undefined): artifact is ScriptArtifact {
+  return (
+    artifact?.format === ARTIFACT_FORMAT &&
+    typeof artifact.source === 'string' &&
+    typeof artifact.sha256 === 'string' &&
+    (SCRIPT_CONTRACTS as readonly string[]).includes(artifact.scriptContract)
+  );
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 async function runOnce(isolate: ivm.Isolate, artifact: ScriptArtifact, msgJson: string, ctxJson: string, timeoutMs: number): Promise<Envelope> {
   const context = await ScriptContext.create(isolate, artifact, timeoutMs);
   if (!(context instanceof ScriptContext)) return context;
@@ -163,7 +221,7 @@ async function runOnce(isolate: ivm.Isolate, artifact: ScriptArtifact, msgJson: 
 function outcomeOf(envelope: Envelope): InvocationOutcome {
   if (envelope.kind === 'done') return envelope.outcome;
   if (envelope.kind === 'never_settled') {
-    return failed('script_error', 'transform returned a promise that never settles.', envelope.logs, envelope.logsTruncated);
+    return failed('script_error', 'The script returned a promise that never settles.', envelope.logs, envelope.logsTruncated);
   }
   return failed('invalid_output', 'The sandbox returned an unfinished call.');
 }

@@ -30,7 +30,7 @@ export class ScriptContext {
       const { maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars } = SANDBOX_OUTPUT_LIMITS;
       const entry = await bootstrap.apply(
         undefined,
-        [artifact.source, SCRIPT_FILENAME, maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars],
+        [artifact.source, SCRIPT_FILENAME, artifact.scriptContract, maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars],
         { timeout: timeoutMs, result: { reference: true } },
       );
       bootstrap.release();
@@ -47,7 +47,7 @@ export class ScriptContext {
   }
 
   /**
-   * One transform call: only strings cross. A thenable result costs a second, trivial call that reads the
+   * One call of the script (transform or codec): only strings cross. A thenable result costs a second, trivial call that reads the
    * outcome its promise jobs (already run, under the first call's timeout) left behind.
    */
   async call(msgJson: string, ctxJson: string, timeoutMs: number): Promise<Envelope> {
