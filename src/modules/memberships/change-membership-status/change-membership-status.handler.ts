@@ -7,6 +7,7 @@ import { MembershipResponse } from '../domain/membership.response.dto';
 import { MembershipRepository, targetOf, withDuplicateMembershipAsConflict } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { ChangeMembershipStatusCommand } from './change-membership-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Design §7: a grant moves `active` ⇄ `disabled`; any other move is 409 `invalid_state`. Reactivation is
@@ -19,6 +20,7 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
     private readonly unitOfWork: UnitOfWork,
     private readonly visible: VisibleMembership,
     private readonly memberships: MembershipRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
@@ -33,6 +35,7 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
         if (status === 'active') await this.memberships.assertNoActiveDuplicate(tx.manager, record, record.membershipId);
 
         await tx.manager.update(MembershipEntity, { membershipId }, { status, updatedAt: () => 'clock_timestamp()' });
+        await this.authCache.invalidate(tx.manager, { userId: record.userId });
         const disabling = status === 'disabled';
         await tx.audit({
           eventType: disabling ? 'membership.disabled' : 'membership.reactivated',

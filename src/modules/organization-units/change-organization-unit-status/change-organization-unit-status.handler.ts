@@ -6,6 +6,7 @@ import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is not a listed move: 409 `invalid_state` with
@@ -19,6 +20,7 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
     private readonly unitOfWork: UnitOfWork,
     private readonly units: OrganizationUnitRepository,
     private readonly reader: OrganizationUnitReader,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ caller, organizationUnitId, status }: ChangeOrganizationUnitStatusCommand): Promise<OrganizationUnitResponse> {
@@ -34,6 +36,8 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
         { organizationUnitId: unit.organizationUnitId },
         { status, updatedAt: () => 'clock_timestamp()' },
       );
+      // The effective status of every unit below changes too: every grant of the tenant is reloaded.
+      await this.authCache.invalidate(tx.manager, { tenantId: unit.tenantId });
       const disabling = status === 'disabled';
       await tx.audit({
         eventType: disabling ? 'organization_unit.disabled' : 'organization_unit.reactivated',

@@ -6,6 +6,7 @@ import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { TenantRepository } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Design §5.4, §7: `active` ⇄ `disabled` (platform admins). The same status again is not a listed move: 409
@@ -18,6 +19,7 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
     private readonly access: AccessService,
     private readonly unitOfWork: UnitOfWork,
     private readonly tenants: TenantRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ principal, tenantNumber, status }: ChangeTenantStatusCommand): Promise<TenantResponse> {
@@ -28,6 +30,7 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
         throw new ConflictError('invalid_state', `The tenant is already ${status}.`, { currentStatus: tenant.status });
       }
       await tx.manager.update(TenantEntity, { tenantId: tenant.tenantId }, { status, updatedAt: () => 'clock_timestamp()' });
+      await this.authCache.invalidate(tx.manager, { tenantId: tenant.tenantId });
       const disabling = status === 'disabled';
       await tx.audit({
         eventType: disabling ? 'tenant.disabled' : 'tenant.reactivated',
