@@ -20,13 +20,20 @@ function moduleOf(url, functionName) {
   return path.split(sep).slice(-2).join('/');
 }
 
-/** Self time (ms) by function and by module, idle time left out. */
-function summarize(file) {
+/**
+ * Self time (ms) by function and by module, idle time left out; only the samples taken within `window` (µs of the
+ * monotonic clock, as `process.hrtime.bigint() / 1000n` in any process of the machine) when given.
+ */
+function summarize(file, window = { from: -Infinity, to: Infinity }) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map();
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
-    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+    const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    if (at < window.from || at > window.to) return;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + delta / 1000);
   });
   const byFunction = new Map();
   const byModule = new Map();
