@@ -200,8 +200,13 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
     this.drop(['*']);
     this.backoffMs = RECONNECT_MIN_MS;
     this.live = true;
+    // A connection that silently stopped answering (no RST, no FIN) is lost too.
     this.heartbeatTimer = setInterval(() => {
-      client.query('SELECT 1').catch((error: Error) => lost(error));
+      const timeout = setTimeout(() => lost(new Error('no answer to the heartbeat')), HEARTBEAT_MS);
+      client.query('SELECT 1').then(
+        () => clearTimeout(timeout),
+        (error: Error) => (clearTimeout(timeout), lost(error)),
+      );
     }, HEARTBEAT_MS);
     this.heartbeatTimer.unref();
   }
