@@ -217,6 +217,36 @@ describe('authorization cache across replicas', () => {
     expect(await msUntil(b, session, path, 401)).toBeLessThan(1000);
   });
 
+  it('a disabled unit: a grant on a unit below it stops being effective at once here and within one second on the other replica', async () => {
+    const { userId, username } = await seedMember();
+    const unit = async (key: string, parent: { id: string; ancestors: string[] } | null) => {
+      const ancestors = parent ? [...parent.ancestors, parent.id] : [];
+      const {
+        rows: [row],
+      } = await db.query<{ organization_unit_id: string }>(
+        `INSERT INTO organization_units (tenant_id, parent_organization_unit_id, ancestor_ids, depth, key, name)
+         VALUES ($1, $2, $3::uuid[], $4, $5, $5) RETURNING organization_unit_id`,
+        [tenantId, parent?.id ?? null, ancestors, ancestors.length + 1, key],
+      );
+      return { id: row!.organization_unit_id, ancestors };
+    };
+    const site = await unit(`site-${userCount}`, null);
+    const room = await unit(`room-${userCount}`, site);
+    // Only a grant on the room: the tenant-level membership seedMember made goes.
+    await db.query(`DELETE FROM memberships WHERE user_id = $1`, [userId]);
+    await db.query(
+      `INSERT INTO memberships (tenant_id, user_id, role, organization_unit_id, include_descendants) VALUES ($1, $2, 'tenant_viewer', $3, true)`,
+      [tenantId, userId, room.id],
+    );
+    const session = await login(a, username);
+    const path = `/v1/organization-units/${room.id}`;
+    for (const replica of [a, b]) expect(await status(replica, session, path)).toBe(200);
+    const res = await call(a, admin, `/v1/organization-units/${site.id}/disable`, 'POST');
+    expect(res.status).toBe(200);
+    expect(await status(a, session, path)).toBe(404);
+    expect(await msUntil(b, session, path, 404)).toBeLessThan(1000);
+  });
+
   it('with its LISTEN connection cut a replica bypasses its cache (revocations refused at once), and caches again once reconnected', async () => {
     const { username } = await seedMember();
     const [revokedByApi, revokedInDatabase] = [await login(a, username), await login(a, username)];
