@@ -1,7 +1,8 @@
 /*
  * `npm run bench:auth`, in one run:
- *  1. authenticated GET /v1/auth/me (JWT verification + live-session lookup + user load) against a bare Express
- *     "hello" server under the same load; goal: ratio >= 0.5.
+ *  1. authenticated GET /v1/auth/me (JWT verification + live-session check + user load, the session from the
+ *     authorization cache unless AUTH_CACHE_TTL_MS=0 is set for the run) against a bare Express "hello" server
+ *     under the same load; goal: ratio >= 0.5.
  *  2. login storm: BENCH_STORM_CONNECTIONS (50) connections of failed logins (random identifiers, real bcrypt
  *     cost 12, throttles lifted so every attempt reaches bcrypt) while a second client measures the p99 of
  *     GET /v1/diagnostics/version; goal: p99 under the storm < 2x its idle p99.
@@ -37,7 +38,10 @@ async function main() {
     const { accessToken } = await res.json();
     const headers = { Authorization: `Bearer ${accessToken}` };
 
-    process.stdout.write(`1) authenticated reads: ${connections} connections, ${duration} s per target\n`);
+    const ttl = process.env.AUTH_CACHE_TTL_MS ?? '30000';
+    process.stdout.write(
+      `1) authenticated reads: ${connections} connections, ${duration} s per target; authorization cache ${ttl === '0' ? 'off' : `on (AUTH_CACHE_TTL_MS=${ttl})`}\n`,
+    );
     const me = await measure('Uplink GET /v1/auth/me', { url: `${servers.uplinkUrl}/v1/auth/me`, headers, connections, duration });
     const hello = await measure('bare Express GET /', { url: servers.helloUrl, connections, duration });
     const ratio = me.reqPerSec / hello.reqPerSec;

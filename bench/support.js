@@ -82,10 +82,13 @@ async function throwAwayDatabase(label) {
   };
 }
 
-/** The built service on `databaseUrl` (which it migrates), with ADMIN bootstrapped and the rate limit lifted. */
-async function startService(databaseUrl) {
+/**
+ * The built service on `databaseUrl` (which it migrates), with ADMIN bootstrapped and the rate limit lifted; `env`
+ * adds to its environment, `nodeArgs` to node's options (e.g. --cpu-prof).
+ */
+async function startService(databaseUrl, { env = {}, nodeArgs = [] } = {}) {
   const port = await freePort();
-  const child = startProcess(SERVICE_ARGS, {
+  const child = startProcess([...nodeArgs, ...SERVICE_ARGS], {
     ...SERVICE_ENV,
     PORT: String(port),
     DATABASE_URL: databaseUrl,
@@ -94,6 +97,7 @@ async function startService(databaseUrl) {
     PLATFORM_ADMIN_EMAIL: ADMIN.email,
     PLATFORM_ADMIN_PASSWORD: ADMIN.password,
     PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
+    ...env,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/readyz`);
@@ -106,6 +110,19 @@ async function startHello() {
   const child = startProcess([join(__dirname, 'hello-server.js')], { PORT: String(port) });
   const url = `http://127.0.0.1:${port}/`;
   await waitFor(url);
+  return { ...child, url };
+}
+
+/** The hand-written Express + pg peer of GET /v1/devices/{id}/current-values (bench/current-values-peer.js). */
+async function startPeer(databaseUrl) {
+  const port = await freePort();
+  const child = startProcess([join(__dirname, 'current-values-peer.js')], {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: SERVICE_ENV.JWT_SECRET,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/readyz`);
   return { ...child, url };
 }
 
@@ -206,6 +223,7 @@ module.exports = {
   p50,
   print,
   startHello,
+  startPeer,
   startProcess,
   startServers,
   startService,

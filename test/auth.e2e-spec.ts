@@ -191,7 +191,8 @@ describe('bearer tokens', () => {
     const user = await seedUser(t);
     const { accessToken } = await login(t, user.username, user.password);
     await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${accessToken}`).expect(200);
-    await t.dataSource.query(`UPDATE users SET status = 'disabled' WHERE user_id = $1`, [user.userId]);
+    const admin = await loginAdmin(t);
+    await t.http().patch(`/v1/users/${user.userId}`).set('Authorization', `Bearer ${admin.accessToken}`).send({ status: 'disabled' }).expect(200);
     expectBearer401(await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${accessToken}`), 'revoked_session');
   });
 

@@ -41,6 +41,10 @@ export class AppConfig {
   readonly loginLockoutMinutes!: number;
   readonly loginIpAttemptsPerMinute!: number;
   readonly rateLimitPerMinute!: number;
+  /** Longest time a cached session or grant set is used (0: no cache). */
+  readonly authCacheTtlMs!: number;
+  /** Where the cache's LISTEN connection goes; null: the service's database connection. */
+  readonly authCacheListenUrl!: string | null;
   readonly analyticsEnabled!: boolean;
   readonly analyticsSecret!: string | null;
   readonly platformAdmin!: {
@@ -112,6 +116,8 @@ export class AppConfig {
       loginLockoutMinutes: value.LOGIN_LOCKOUT_MINUTES,
       loginIpAttemptsPerMinute: value.LOGIN_IP_ATTEMPTS_PER_MINUTE,
       rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+      authCacheTtlMs: value.AUTH_CACHE_TTL_MS,
+      authCacheListenUrl: value.AUTH_CACHE_LISTEN_URL ?? null,
       analyticsEnabled: value.ANALYTICS_ENABLED,
       analyticsSecret: value.ANALYTICS_SECRET ?? null,
       platformAdmin: admin as AppConfig['platformAdmin'],

@@ -58,6 +58,8 @@ export const envSchema = Joi.object({
   LOGIN_LOCKOUT_MINUTES: Joi.number().integer().min(1).max(1440).default(15),
   LOGIN_IP_ATTEMPTS_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(20),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(1000000).default(600),
+  AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(3600000).default(30000),
+  AUTH_CACHE_LISTEN_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).optional(),
   ANALYTICS_ENABLED: bool.default(false),
   ANALYTICS_SECRET: secret(32).when('ANALYTICS_ENABLED', { is: true, then: Joi.required() }),
   PLATFORM_ADMIN_USERNAME: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/).optional(),

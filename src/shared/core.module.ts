@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { AccessService } from './access/access.service';
+import { AuthCache } from './auth/auth-cache';
 import { AuditWriter } from './audit/audit-writer';
 import { RequestContext } from './context/request-context';
 import { UnitOfWork } from './events/unit-of-work';
@@ -23,7 +24,8 @@ import { UnitOfWork } from './events/unit-of-work';
     UnitOfWork,
     ShutdownState,
     AccessService,
+    AuthCache,
   ],
-  exports: [ClsService, RequestContext, AuditWriter, UnitOfWork, ShutdownState, AccessService],
+  exports: [ClsService, RequestContext, AuditWriter, UnitOfWork, ShutdownState, AccessService, AuthCache],
 })
 export class CoreModule {}

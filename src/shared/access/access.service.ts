@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
+import { AuthCache } from '../auth/auth-cache';
 import type { Principal } from '../auth/principal';
 import { AuthorizationFailedError, ResourceNotFoundError } from '../errors/domain-error';
 import { Permission, PERMISSION_SCOPES, ROLE_PERMISSIONS, ScopeKind, TenantRole } from './permissions';
@@ -195,14 +196,15 @@ export class AccessService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cls: ClsService,
+    private readonly cache: AuthCache,
   ) {}
 
   async tenantByNumber(principal: Principal, tenantNumber: number): Promise<TenantAccess> {
-    return this.accessTo(principal, 't.tenant_number = $1', tenantNumber);
+    return this.accessTo(principal, 't.tenant_number = $1', tenantNumber, `tenant-number:${tenantNumber}`);
   }
 
   async tenantById(principal: Principal, tenantId: string): Promise<TenantAccess> {
-    return this.accessTo(principal, 't.tenant_id = $1', tenantId);
+    return this.accessTo(principal, 't.tenant_id = $1', tenantId, `tenant:${tenantId}`);
   }
 
   /** The tenant when exactly one exists (what a platform admin's `/me` opens by default), else null. */
@@ -256,12 +258,28 @@ export class AccessService {
   }
 
   /**
-   * The tenant matching `condition` (on `$1`) and the caller's effective grants in it, in one round trip: the
-   * grants come with the tenant row as JSON (platform admins need none). Within a request the first answer is
+   * The tenant matching `condition` (on `$1`) and the caller's effective grants in it: from the authorization
+   * cache (the tenant row keyed by id and by number, the grants by user and tenant), else in one round trip where
+   * the grants come with the tenant row as JSON (platform admins need none). Within a request the first answer is
    * kept, so every check of one request sees the same grants.
    */
-  private async accessTo(principal: Principal, condition: string, key: unknown): Promise<TenantAccess> {
-    const cacheKey = (tenantId: string) => `access.grants.${tenantId}`;
+  private async accessTo(principal: Principal, condition: string, key: unknown, tenantKey: string): Promise<TenantAccess> {
+    const requestKey = (tenantId: string) => `access.grants.${tenantId}`;
+    const grantsKey = (tenantId: string) => `grants:${principal.userId}:${tenantId}`;
+    const inRequest = this.cls.isActive();
+    const cachedTenant = this.cache.get<TenantRow>(tenantKey);
+    if (cachedTenant) {
+      if (principal.isPlatformAdmin) return new TenantAccess(cachedTenant, true, []);
+      const grants =
+        (inRequest ? this.cls.get<EffectiveGrant[] | undefined>(requestKey(cachedTenant.tenantId)) : undefined) ??
+        this.cache.get<EffectiveGrant[]>(grantsKey(cachedTenant.tenantId));
+      if (grants) {
+        if (inRequest) this.cls.set(requestKey(cachedTenant.tenantId), grants);
+        if (grants.length === 0) throw new ResourceNotFoundError('tenant');
+        return new TenantAccess(cachedTenant, false, grants);
+      }
+    }
+    const mark = this.cache.mark();
     const withGrants = !principal.isPlatformAdmin;
     const [row] = await this.dataSource.query<(TenantRow & { grants?: GrantRow[] })[]>(
       withGrants
@@ -271,11 +289,15 @@ export class AccessService {
     );
     if (!row) throw new ResourceNotFoundError('tenant');
     const { grants: grantRows, ...tenant } = row;
+    const tenantTags = [`tenant:${tenant.tenantId}`];
+    this.cache.set(mark, `tenant:${tenant.tenantId}`, tenant, tenantTags);
+    this.cache.set(mark, `tenant-number:${tenant.tenantNumber}`, tenant, tenantTags);
     if (principal.isPlatformAdmin) return new TenantAccess(tenant, true, []);
-    let grants = this.cls.isActive() ? this.cls.get<EffectiveGrant[] | undefined>(cacheKey(tenant.tenantId)) : undefined;
+    let grants = inRequest ? this.cls.get<EffectiveGrant[] | undefined>(requestKey(tenant.tenantId)) : undefined;
     if (!grants) {
       grants = (grantRows ?? []).map(toGrant);
-      if (this.cls.isActive()) this.cls.set(cacheKey(tenant.tenantId), grants);
+      if (inRequest) this.cls.set(requestKey(tenant.tenantId), grants);
+      this.cache.set(mark, grantsKey(tenant.tenantId), grants, [...tenantTags, `user:${principal.userId}`]);
     }
     if (grants.length === 0) throw new ResourceNotFoundError('tenant');
     return new TenantAccess(tenant, false, grants);

@@ -31,6 +31,35 @@ interface PeriodRow {
   ancestor_ids: string[] | null;
 }
 
+/** The device's columns under their entity names, its open period's columns (all null without one), `extra`. */
+type DeviceRow<Extra> = DeviceEntity & {
+  assignment_id: string | null;
+  organization_unit_id: string | null;
+  valid_from: Date | null;
+  valid_to: Date | null;
+  assigned_at: Date | null;
+  assigned_by_user_id: string | null;
+  assignment_created_at: Date | null;
+  assignment_updated_at: Date | null;
+  ancestor_ids: string[] | null;
+  extra: Extra;
+};
+
+/** The statement of `DeviceReader.resolve` (parameter `$1`: the device id), with `extra` over `d` if given. */
+export function resolveDeviceSql(extra?: string): string {
+  return `
+  SELECT d.device_id AS "deviceId", d.tenant_id AS "tenantId", d.device_type_id AS "deviceTypeId", d.dev_eui AS "devEui",
+         d.name, d.metadata, d.status, d.retired_at AS "retiredAt", d.created_at AS "createdAt", d.updated_at AS "updatedAt",
+         a.device_assignment_id AS assignment_id, a.organization_unit_id, a.valid_from, a.valid_to, a.assigned_at,
+         a.assigned_by_user_id, a.created_at AS assignment_created_at, a.updated_at AS assignment_updated_at,
+         u.ancestor_ids${extra ? `,
+         ${extra} AS extra` : ''}
+    FROM devices d
+    LEFT JOIN device_assignments a ON a.device_id = d.device_id AND a.valid_to IS NULL
+    LEFT JOIN organization_units u ON u.organization_unit_id = a.organization_unit_id
+   WHERE d.device_id = $1`;
+}
+
 /**
  * Reads devices as a caller sees them (design §3 "Devices"): visible iff the current unit is in the caller's
  * accessible set, or the device is unassigned and the caller holds a tenant-level grant. Every module that
@@ -45,31 +74,46 @@ export class DeviceReader {
 
   /**
    * The device if the caller sees it, else exactly the 404 of a missing one. `permission` is only used for
-   * visibility; the handler still calls `access.require(permission, unit)` (403 for a visible device).
+   * visibility; the handler still calls `access.require(permission, unit)` (403 for a visible device). `extra`, a
+   * SQL expression over the device `d`, is read in the same round trip and returned as `extra` (only for a device
+   * the caller sees).
    */
-  async resolve(principal: Principal, deviceId: string, manager: EntityManager = this.dataSource.manager): Promise<ResolvedDevice> {
+  async resolve<Extra = never>(
+    principal: Principal,
+    deviceId: string,
+    manager: EntityManager = this.dataSource.manager,
+    extra?: string,
+  ): Promise<ResolvedDevice & { extra: Extra }> {
     const { resource, access } = await resolveResource(this.accessService, principal, {
       load: async () => {
         // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
-        const { entities, raw } = await manager
-          .createQueryBuilder(DeviceEntity, 'd')
-          .leftJoinAndMapOne('d.openAssignment', DeviceAssignmentEntity, 'a', 'a.device_id = d.device_id AND a.valid_to IS NULL')
-          .leftJoin('organization_units', 'u', 'u.organization_unit_id = a.organization_unit_id')
-          .addSelect('u.ancestor_ids', 'ancestor_ids')
-          .where('d.device_id = :deviceId', { deviceId })
-          .getRawAndEntities<PeriodRow>();
-        const found = entities[0] as (DeviceEntity & { openAssignment?: DeviceAssignmentEntity | null }) | undefined;
-        if (!found) return null;
-        const { openAssignment, ...device } = found;
-        const current = openAssignment
-          ? { assignment: openAssignment, unit: { organizationUnitId: openAssignment.organizationUnitId, ancestorIds: raw[0]?.ancestor_ids ?? [] } }
+        // Plain SQL: this is on the path of every device-addressed request.
+        const [row] = await manager.query<DeviceRow<Extra>[]>(resolveDeviceSql(extra), [deviceId]);
+        if (!row) return null;
+        const { extra: extraValue, assignment_id, organization_unit_id, valid_from, valid_to, assigned_at, assigned_by_user_id, assignment_created_at, assignment_updated_at, ancestor_ids, ...device } = row;
+        const current = assignment_id
+          ? {
+              assignment: Object.assign(new DeviceAssignmentEntity(), {
+                deviceAssignmentId: assignment_id,
+                tenantId: device.tenantId,
+                deviceId: device.deviceId,
+                organizationUnitId: organization_unit_id,
+                validFrom: valid_from,
+                validTo: valid_to,
+                assignedAt: assigned_at,
+                assignedByUserId: assigned_by_user_id,
+                createdAt: assignment_created_at,
+                updatedAt: assignment_updated_at,
+              }),
+              unit: { organizationUnitId: organization_unit_id as string, ancestorIds: ancestor_ids ?? [] },
+            }
           : null;
-        return { tenantId: device.tenantId, device: Object.assign(new DeviceEntity(), device), current };
+        return { tenantId: device.tenantId, device: Object.assign(new DeviceEntity(), device), current, extra: extraValue as Extra };
       },
       notFound: deviceNotFound,
       visible: (tenantAccess, { current }) => this.isVisible(tenantAccess, current),
     });
-    return { access, device: resource.device, current: resource.current };
+    return { access, device: resource.device, current: resource.current, extra: resource.extra };
   }
 
   /** Design §3: current unit accessible, or unassigned with a tenant-level grant. */

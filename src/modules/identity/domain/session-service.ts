@@ -3,6 +3,7 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../../../config/app-config';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
 import type { Principal } from '../../../shared/auth/principal';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -90,6 +91,7 @@ export class SessionService {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly cls: ClsService,
+    private readonly cache: AuthCache,
   ) {}
 
   /** A new session with its first refresh token; beyond 10 active sessions the least recently used go. */
@@ -99,7 +101,7 @@ export class SessionService {
     );
     const { token, hash } = TokenIssuer.newRefreshToken();
     await manager.insert(RefreshTokenEntity, { tokenHash: hash, sessionId: session.sessionId });
-    await manager.query(
+    const [, limited] = await manager.query<[unknown[], number]>(
       `UPDATE sessions SET revoked_at = clock_timestamp(), revoke_reason = 'session_limit'
         WHERE session_id IN (
           SELECT session_id FROM (
@@ -109,6 +111,7 @@ export class SessionService {
            WHERE recency > $2)`,
       [userId, MAX_ACTIVE_SESSIONS],
     );
+    if (limited > 0) await this.cache.invalidate(manager, { userId });
     return { session, refreshToken: token };
   }
 
@@ -123,6 +126,8 @@ export class SessionService {
     await manager.insert(RefreshTokenEntity, { tokenHash: hash, sessionId });
     const refreshIdleExpiresAt = this.idleDeadline();
     await manager.update(SessionEntity, { sessionId }, { refreshIdleExpiresAt, lastUsedAt: () => 'clock_timestamp()' });
+    // A cached copy would keep the old idle deadline (and refuse the session early).
+    await this.cache.invalidate(manager, { sessionId });
     return { refreshToken: token, refreshIdleExpiresAt };
   }
 
@@ -131,6 +136,7 @@ export class SessionService {
       `UPDATE sessions SET revoked_at = clock_timestamp(), revoke_reason = $2 WHERE session_id = $1 AND revoked_at IS NULL`,
       [sessionId, reason],
     );
+    await this.cache.invalidate(manager, { sessionId });
     return result[1] > 0;
   }
 
@@ -140,6 +146,7 @@ export class SessionService {
       `UPDATE sessions SET revoked_at = clock_timestamp(), revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
       [userId, reason],
     );
+    await this.cache.invalidate(manager, { userId });
     return result[1];
   }
 
@@ -164,15 +171,8 @@ export class SessionService {
     if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !UUID.test(claims.sub) || !UUID.test(claims.sid)) {
       throw new AuthenticationFailedError('invalid_token', 'The bearer token is invalid.');
     }
-    const [row] = await this.preparedQuery<AuthenticatedRow>('uplink_authenticate_session', AUTHENTICATE_SQL, [
-      claims.sid,
-      claims.sub,
-      TOUCH_INTERVAL_SECONDS,
-    ]);
+    const row = await this.sessionRow(claims.sid, claims.sub);
     if (!row) throw new AuthenticationFailedError('revoked_session', 'The session has ended; sign in again.');
-    if (row.stale) {
-      await this.dataSource.query(`UPDATE sessions SET last_used_at = clock_timestamp() WHERE session_id = $1`, [claims.sid]);
-    }
     const rows = toEntities(row);
     if (this.cls.isActive()) this.cls.set(AUTHENTICATED_ROWS, rows);
     return {
@@ -182,6 +182,37 @@ export class SessionService {
       isPlatformAdmin: row.is_platform_admin,
       passwordChangeRequired: row.password_change_required,
     };
+  }
+
+  /**
+   * The session with its user, if both are active: from the authorization cache (keyed by session, dropped by any
+   * change to the session or its user, never kept past the session's idle deadline), else one query. `lastUsedAt`
+   * is still refreshed at most once a minute per session.
+   */
+  private async sessionRow(sessionId: string, userId: string): Promise<AuthenticatedRow | null> {
+    const key = `session:${sessionId}`;
+    const cached = this.cache.get<AuthenticatedRow>(key);
+    const now = Date.now();
+    if (cached && cached.user_id === userId) {
+      if (now - cached.last_used_at.getTime() >= TOUCH_INTERVAL_SECONDS * 1000) {
+        cached.last_used_at = new Date(now);
+        await this.dataSource.query(`UPDATE sessions SET last_used_at = clock_timestamp() WHERE session_id = $1`, [sessionId]);
+      }
+      return cached;
+    }
+    const mark = this.cache.mark();
+    const [row] = await this.preparedQuery<AuthenticatedRow>('uplink_authenticate_session', AUTHENTICATE_SQL, [
+      sessionId,
+      userId,
+      TOUCH_INTERVAL_SECONDS,
+    ]);
+    if (!row) return null;
+    if (row.stale) {
+      await this.dataSource.query(`UPDATE sessions SET last_used_at = clock_timestamp() WHERE session_id = $1`, [sessionId]);
+      row.last_used_at = new Date(now);
+    }
+    this.cache.set(mark, key, row, [`session:${sessionId}`, `user:${row.user_id}`], row.refresh_idle_expires_at.getTime());
+    return row;
   }
 
   /**

@@ -7,6 +7,7 @@ import { MembershipResponse } from '../domain/membership.response.dto';
 import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../domain/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { ChangeMembershipStatusCommand } from './change-membership-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 const TRANSITIONS = new StatusTransitions('membership', DISABLE_REACTIVATE);
 
@@ -21,6 +22,7 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
     private readonly unitOfWork: UnitOfWork,
     private readonly visible: VisibleMembership,
     private readonly memberships: MembershipRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ principal, membershipId, status }: ChangeMembershipStatusCommand): Promise<MembershipResponse> {
@@ -36,6 +38,7 @@ export class ChangeMembershipStatusHandler implements ICommandHandler<ChangeMemb
           update: async (_record, move) => {
             if (move.to === 'active') await this.memberships.assertNoActiveDuplicate(tx.manager, record, record.membershipId);
             await tx.manager.update(MembershipEntity, { membershipId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+            await this.authCache.invalidate(tx.manager, { userId: record.userId });
           },
           entityId: membershipId,
           tenantId: record.tenantId,

@@ -15,6 +15,7 @@ import {
 } from '../domain/membership.repository';
 import { CreateMembershipCommand } from './create-membership.command';
 import type { CreateMembershipRequest } from './create-membership.request.dto';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Design §5.6: grants a role on the tenant or one unit. Order: 404 tenant, 403 without `memberships:write`
@@ -29,6 +30,7 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
     private readonly unitOfWork: UnitOfWork,
     private readonly accessService: AccessService,
     private readonly memberships: MembershipRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ principal, tenantNumber, grant }: CreateMembershipCommand): Promise<MembershipResponse> {
@@ -51,6 +53,7 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
           includeDescendants,
         });
         const membershipId = (inserted.identifiers[0] as { membershipId: string }).membershipId;
+        await this.authCache.invalidate(tx.manager, { userId });
         await tx.audit({
           eventType: 'membership.created',
           action: 'create',

@@ -7,6 +7,7 @@ import { MembershipRepository, targetOf } from '../domain/membership.repository'
 import { VisibleMembership } from '../domain/visible-membership';
 import { UpdateMembershipCommand } from './update-membership.command';
 import type { MembershipChanges } from './update-membership.request.dto';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Design §5.6: changes a grant's role or descendant coverage. The caller must hold `memberships:write` over
@@ -18,6 +19,7 @@ export class UpdateMembershipHandler implements ICommandHandler<UpdateMembership
     private readonly unitOfWork: UnitOfWork,
     private readonly visible: VisibleMembership,
     private readonly memberships: MembershipRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ principal, membershipId, changes }: UpdateMembershipCommand): Promise<MembershipResponse> {
@@ -36,6 +38,7 @@ export class UpdateMembershipHandler implements ICommandHandler<UpdateMembership
         { membershipId },
         { role: after.role, includeDescendants: after.includeDescendants, updatedAt: () => 'clock_timestamp()' },
       );
+      await this.authCache.invalidate(tx.manager, { userId: record.userId });
       await tx.audit({
         eventType: 'membership.updated',
         action: 'update',

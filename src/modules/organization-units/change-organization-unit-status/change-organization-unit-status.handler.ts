@@ -6,6 +6,7 @@ import { OrganizationUnitReader } from '../domain/organization-unit.reader';
 import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 const TRANSITIONS = new StatusTransitions('organization_unit', DISABLE_REACTIVATE);
 
@@ -21,6 +22,7 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
     private readonly unitOfWork: UnitOfWork,
     private readonly units: OrganizationUnitRepository,
     private readonly reader: OrganizationUnitReader,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ caller, organizationUnitId, status }: ChangeOrganizationUnitStatusCommand): Promise<OrganizationUnitResponse> {
@@ -33,6 +35,8 @@ export class ChangeOrganizationUnitStatusHandler implements ICommandHandler<Chan
         lock: () => this.units.lock(tx.manager, unitId),
         update: async (_unit, move) => {
           await tx.manager.update(OrganizationUnitEntity, { organizationUnitId: unitId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+          // The effective status of every unit below changes too: every grant of the tenant is reloaded.
+          await this.authCache.invalidate(tx.manager, { tenantId });
         },
         entityId: unitId,
         tenantId,

@@ -6,6 +6,7 @@ import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { TenantRepository } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 const TRANSITIONS = new StatusTransitions('tenant', DISABLE_REACTIVATE);
 
@@ -20,6 +21,7 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
     private readonly access: AccessService,
     private readonly unitOfWork: UnitOfWork,
     private readonly tenants: TenantRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ principal, tenantNumber, status }: ChangeTenantStatusCommand): Promise<TenantResponse> {
@@ -31,6 +33,7 @@ export class ChangeTenantStatusHandler implements ICommandHandler<ChangeTenantSt
         lock: () => this.tenants.lock(tx.manager, tenantId),
         update: async (_tenant, move) => {
           await tx.manager.update(TenantEntity, { tenantId }, { status: move.to, updatedAt: () => 'clock_timestamp()' });
+          await this.authCache.invalidate(tx.manager, { tenantId });
         },
         entityId: tenantId,
         tenantId,

@@ -5,6 +5,7 @@ import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { sameMap, TenantRepository } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /** Design §5.4: `tenant:write` via a tenant-level grant; a request that changes nothing writes nothing. */
 @CommandHandler(UpdateTenantCommand)
@@ -13,6 +14,7 @@ export class UpdateTenantHandler implements ICommandHandler<UpdateTenantCommand,
     private readonly access: AccessService,
     private readonly unitOfWork: UnitOfWork,
     private readonly tenants: TenantRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ caller, tenantNumber, changes }: UpdateTenantCommand): Promise<TenantResponse> {
@@ -30,6 +32,7 @@ export class UpdateTenantHandler implements ICommandHandler<UpdateTenantCommand,
         { tenantId: tenant.tenantId },
         { ...Object.fromEntries(changed.map((field) => [field, changes[field]])), updatedAt: () => 'clock_timestamp()' },
       );
+      await this.authCache.invalidate(tx.manager, { tenantId: tenant.tenantId });
       await tx.audit({
         eventType: 'tenant.updated',
         action: 'update',

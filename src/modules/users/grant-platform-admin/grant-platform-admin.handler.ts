@@ -5,6 +5,7 @@ import { UserResponse } from '../../identity/domain/user.response.dto';
 import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
 import { UserRepository } from '../domain/user.repository';
 import { GrantPlatformAdminCommand } from './grant-platform-admin.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /** Idempotent: granting the role to an admin changes and audits nothing. */
 @CommandHandler(GrantPlatformAdminCommand)
@@ -12,6 +13,7 @@ export class GrantPlatformAdminHandler implements ICommandHandler<GrantPlatformA
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly users: UserRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   execute({ userId }: GrantPlatformAdminCommand): Promise<UserResponse> {
@@ -19,6 +21,7 @@ export class GrantPlatformAdminHandler implements ICommandHandler<GrantPlatformA
       const user = await this.users.lock(tx.manager, userId);
       if (user.isPlatformAdmin) return UserResponse.of(user);
       await tx.manager.update(UserEntity, { userId }, { isPlatformAdmin: true, updatedAt: () => 'clock_timestamp()' });
+      await this.authCache.invalidate(tx.manager, { userId });
       await tx.audit({
         eventType: 'user.platform_role_granted',
         action: 'grant_platform_role',

@@ -6,6 +6,7 @@ import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
 import { lockoutConflict } from '../domain/user-rules';
 import { UserRepository } from '../domain/user.repository';
 import { RevokePlatformAdminCommand } from './revoke-platform-admin.command';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
  * Idempotent: a user without the role is answered as is. Demoting is refused for a protected user, the caller
@@ -16,6 +17,7 @@ export class RevokePlatformAdminHandler implements ICommandHandler<RevokePlatfor
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly users: UserRepository,
+    private readonly authCache: AuthCache,
   ) {}
 
   execute({ principal, userId }: RevokePlatformAdminCommand): Promise<UserResponse> {
@@ -26,6 +28,7 @@ export class RevokePlatformAdminHandler implements ICommandHandler<RevokePlatfor
       const conflict = lockoutConflict(user, principal.userId, activeAdmins.filter((id) => id !== userId).length);
       if (conflict) throw conflict;
       await tx.manager.update(UserEntity, { userId }, { isPlatformAdmin: false, updatedAt: () => 'clock_timestamp()' });
+      await this.authCache.invalidate(tx.manager, { userId });
       await tx.audit({
         eventType: 'user.platform_role_revoked',
         action: 'revoke_platform_role',

@@ -7,6 +7,7 @@ import { lockoutConflict } from '../domain/user-rules';
 import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
 import { UpdateUserCommand } from './update-user.command';
 import type { UserChanges } from './update-user.request.dto';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 
 type ChangedField = keyof UserChanges;
 
@@ -21,6 +22,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
     private readonly unitOfWork: UnitOfWork,
     private readonly users: UserRepository,
     private readonly sessions: SessionService,
+    private readonly authCache: AuthCache,
   ) {}
 
   execute({ principal, userId, changes }: UpdateUserCommand): Promise<UserResponse> {
@@ -51,6 +53,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
           { userId: user.userId },
           { ...Object.fromEntries(changed.map((field) => [field, changes[field]])), updatedAt: () => 'clock_timestamp()' },
         );
+        await this.authCache.invalidate(tx.manager, { userId: user.userId });
         const revokedSessions =
           statusMove?.after === 'disabled' ? await this.sessions.revokeAll(tx.manager, user.userId, 'user_disabled') : undefined;
 
