@@ -98,7 +98,7 @@ function convert(document) {
   return new Promise((done, fail) => {
     require('openapi-to-postmanv2').convert(
       { type: 'json', data: document },
-      { folderStrategy: 'Tags', requestNameSource: 'Fallback', parametersResolution: 'Example', indentCharacter: ' ' },
+      { folderStrategy: 'Tags', requestNameSource: 'Fallback', parametersResolution: 'Example', enableOptionalParameters: false, indentCharacter: ' ' },
       (error, result) => {
         if (error) return fail(error);
         if (!result || !result.result) return fail(new Error(`conversion failed: ${result ? result.reason : 'no result'}`));

@@ -26,6 +26,14 @@ interface UnitItem {
 
 const ids = (res: Response) => (res.body.items as UnitItem[]).map((item) => item.organizationUnitId);
 const byId = (res: Response) => new Map((res.body.items as UnitItem[]).map((item) => [item.organizationUnitId, item]));
+/** The ids in list order, (createdAt, id) ascending as exposed: rows seeded within one millisecond tie on createdAt. */
+async function inListOrder(t: TestApp, unitIds: string[]): Promise<string[]> {
+  const rows = await t.dataSource.query<{ id: string }[]>(
+    'SELECT organization_unit_id AS id FROM organization_units WHERE organization_unit_id = ANY($1) ORDER BY created_at, organization_unit_id',
+    [unitIds],
+  );
+  return rows.map((row) => row.id);
+}
 const unitsPath = (tenant: SeededTenant) => `/v1/tenants/${tenant.tenantNumber}/organization-units`;
 const unitPath = (unit: { organizationUnitId: string }) => `/v1/organization-units/${unit.organizationUnitId}`;
 
@@ -290,7 +298,7 @@ describe('organization units API', () => {
 
     it('lists the roots for a whole-tenant caller, with hasChildren and effectiveStatus', async () => {
       const res = await admin.get(unitsPath(tenant)).expect(200);
-      expect(ids(res)).toEqual([chain[0]!.organizationUnitId, otherRoot.organizationUnitId]);
+      expect(ids(res)).toEqual(await inListOrder(t, [chain[0]!.organizationUnitId, otherRoot.organizationUnitId]));
       expect(res.body.totalCount).toBe(2);
       expect(res.body.nextCursor).toBeUndefined();
       expect(res.body.items[0]).toMatchObject({ scopeRelation: 'accessible', hasChildren: true, effectiveStatus: 'active' });
@@ -317,14 +325,14 @@ describe('organization units API', () => {
 
     it('searches every visible unit with q (key or name, case-insensitive); an empty q is no filter (the roots)', async () => {
       const zeta = await admin.get(`${unitsPath(tenant)}?q=ZETA`).expect(200);
-      expect(ids(zeta)).toEqual([otherRoot.organizationUnitId, disabledChild.organizationUnitId]);
+      expect(ids(zeta)).toEqual(await inListOrder(t, [otherRoot.organizationUnitId, disabledChild.organizationUnitId]));
       const byKey = await admin.get(`${unitsPath(tenant)}?q=${chain[3]!.key}`).expect(200);
       expect(ids(byKey)).toEqual([chain[3]!.organizationUnitId]);
       const all = await admin.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(all.body.totalCount).toBe(9);
       const empty = await admin.get(`${unitsPath(tenant)}?q=`).expect(200);
       const roots = await admin.get(unitsPath(tenant)).expect(200);
-      expect(ids(empty)).toEqual([chain[0]!.organizationUnitId, otherRoot.organizationUnitId]);
+      expect(ids(empty)).toEqual(await inListOrder(t, [chain[0]!.organizationUnitId, otherRoot.organizationUnitId]));
       expect(empty.body).toEqual(roots.body);
       expect(ids(all)).not.toContain(foreignUnit.organizationUnitId);
       const underParent = await admin.get(`${unitsPath(tenant)}?parentOrganizationUnitId=${chain[1]!.organizationUnitId}&q=off path`).expect(200);
@@ -346,8 +354,8 @@ describe('organization units API', () => {
       ]);
       expect(level3.body.totalCount).toBe(1);
       const all = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
-      expect(ids(all)).toEqual(chain.map((unit) => unit.organizationUnitId));
-      expect((all.body.items as UnitItem[]).map((item) => item.scopeRelation)).toEqual(['ancestor', 'ancestor', 'accessible', 'accessible', 'accessible']);
+      expect(ids(all)).toEqual(await inListOrder(t, chain.map((unit) => unit.organizationUnitId)));
+      expect(chain.map((unit) => byId(all).get(unit.organizationUnitId)?.scopeRelation)).toEqual(['ancestor', 'ancestor', 'accessible', 'accessible', 'accessible']);
 
       for (const invisible of [offPath, otherRoot, foreignUnit]) {
         const res = await api.get(`${unitsPath(tenant)}?parentOrganizationUnitId=${invisible.organizationUnitId}`).expect(400);
@@ -358,7 +366,7 @@ describe('organization units API', () => {
     it('limits a grant without descendants to its unit (hasChildren false) and the path above it', async () => {
       const { api } = await member(tenant, 'tenant_viewer', chain[2]!, false);
       const all = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
-      expect(ids(all)).toEqual(chain.slice(0, 3).map((unit) => unit.organizationUnitId));
+      expect(ids(all)).toEqual(await inListOrder(t, chain.slice(0, 3).map((unit) => unit.organizationUnitId)));
       expect(byId(all).get(chain[2]!.organizationUnitId)).toMatchObject({ scopeRelation: 'accessible', hasChildren: false });
       const children = await api.get(`${unitsPath(tenant)}?parentOrganizationUnitId=${chain[2]!.organizationUnitId}`).expect(200);
       expect(children.body.items).toEqual([]);
@@ -380,9 +388,10 @@ describe('organization units API', () => {
       expect(first.body.totalCount).toBe(27);
       const second = await admin.get(`${query}&cursor=${first.body.nextCursor}`).expect(200);
       expect(second.body.nextCursor).toBeUndefined();
-      expect([...ids(first), ...ids(second)]).toEqual(created);
+      const listOrder = await inListOrder(t, created);
+      expect([...ids(first), ...ids(second)]).toEqual(listOrder);
       const hundred = await admin.get(`${query}&limit=100`).expect(200);
-      expect(ids(hundred)).toEqual(created);
+      expect(ids(hundred)).toEqual(listOrder);
 
       const otherFilter = await admin.get(`${unitsPath(tenant)}?cursor=${first.body.nextCursor}`).expect(400);
       expect(fieldsOf(otherFilter)).toEqual([{ path: 'query.cursor', rule: 'cursor_mismatch' }]);
