@@ -24,6 +24,7 @@ import { RateLimitGuard } from './shared/auth/rate-limit.guard';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
+import { JobsModule } from './shared/jobs/jobs.module';
 import { RequestValidationPipe } from './shared/validation/request-validation.pipe';
 
 @Module({})
@@ -43,6 +44,7 @@ export class AppModule {
         DatabaseModule,
         HttpPipelineModule,
         CoreModule,
+        JobsModule,
         HealthModule,
         IdentityModule,
         UsersModule,

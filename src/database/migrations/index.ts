@@ -2,6 +2,7 @@ import { AuditLog1763863000000 } from './1763863000000-audit-log';
 import { Identity1763900000000 } from './1763900000000-identity';
 import { Tenancy1763950000000 } from './1763950000000-tenancy';
 import { Devices1764000000000 } from './1764000000000-devices';
+import { Jobs1764100000000 } from './1764100000000-jobs';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
-export const MIGRATIONS = [AuditLog1763863000000, Identity1763900000000, Tenancy1763950000000, Devices1764000000000];
+export const MIGRATIONS = [AuditLog1763863000000, Identity1763900000000, Tenancy1763950000000, Devices1764000000000, Jobs1764100000000];

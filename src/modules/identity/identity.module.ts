@@ -6,6 +6,7 @@ import { PlatformAdminBootstrap } from './bootstrap/platform-admin-bootstrap';
 import { ChangePasswordController } from './change-password/change-password.controller';
 import { ChangePasswordHandler } from './change-password/change-password.handler';
 import { JwtStrategy } from './domain/jwt.strategy';
+import { EndedSessionsPruneJob, LoginThrottlePruneJob } from './domain/identity-housekeeping';
 import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
 import { RefreshCookie } from './domain/refresh-cookie';
@@ -48,6 +49,8 @@ import { RevokeSessionHandler } from './revoke-session/revoke-session.handler';
     TokenIssuer,
     SessionService,
     LoginThrottle,
+    LoginThrottlePruneJob,
+    EndedSessionsPruneJob,
     JwtStrategy,
     PlatformAdminBootstrap,
     LoginHandler,
