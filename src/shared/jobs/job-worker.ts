@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Client } from 'pg';
+import { Client, Pool, PoolClient } from 'pg';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { JOBS_CHANNEL, JobContext, retryDelayMs } from './job';
 import { JOB_CLAIM_LATENCY, JOB_DURATION, JOBS_PROCESSED_TOTAL, JOBS_QUEUE_DEPTH } from './job-metrics';
@@ -60,7 +60,9 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   /** The last claim filled every free slot, so a finishing job should look for more at once. */
   private saturated = false;
   private listener: Client | null = null;
+  private pool: Pool | null = null;
   private lastRecurringCheck = 0;
+  private reapDue = true;
   private queues: string[] = [];
   private names: string[] = [];
 
@@ -98,11 +100,28 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   start(): void {
     if (this.state !== 'idle') return;
+    const url = this.databaseUrl();
+    // The worker's own bookkeeping (claims, results, leases) commits without waiting for the WAL flush: a
+    // database crash can lose only its last moments, which puts a job back to an earlier state (pending, or
+    // running under a lease that expires), and so at worst runs it again, which at-least-once delivery allows.
+    // Jobs are enqueued by the application's transactions, which keep the server's synchronous commit.
+    this.pool = new Pool({
+      connectionString: url,
+      max: this.config.jobsConcurrency + 2,
+      application_name: 'uplink-jobs',
+      connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
+      statement_timeout: this.config.dbStatementTimeoutMs || undefined,
+      options: '-c synchronous_commit=off',
+    });
+    this.pool.on('error', (error) => this.logger.warn(`Job worker connection failed: ${describe(error)}`));
     const jobs = this.registry.all();
     this.names = jobs.map((job) => job.name);
     this.queues = [...new Set(jobs.map((job) => job.queue))];
     this.state = 'running';
-    this.every(this.config.jobsPollIntervalMs, () => this.wake());
+    this.every(this.config.jobsPollIntervalMs, () => {
+      this.reapDue = true;
+      this.wake();
+    });
     this.every(DEPTH_SAMPLE_MS, () => void this.sampleDepth());
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(Math.floor(this.config.jobsLeaseMs / 3), 20));
     this.heartbeat.unref();
@@ -146,6 +165,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     this.state = 'stopped';
+    await this.pool?.end().catch(() => undefined);
     this.logger.log(`Worker ${this.workerId} stopped`);
   }
 
@@ -167,6 +187,33 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       });
   }
 
+  private readonly sql: Sql = async <T>(text: string, values: unknown[] = []): Promise<T[]> => {
+    if (!this.pool) throw new Error('job worker not started');
+    return (await this.pool.query(text, values)).rows as T[];
+  };
+
+  private async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    if (!this.pool) throw new Error('job worker not started');
+    const client: PoolClient = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(async <R>(text: string, values: unknown[] = []) => (await client.query(text, values)).rows as R[]);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private databaseUrl(): string {
+    const url = (this.dataSource.options as { url?: string }).url;
+    if (!url) throw new Error('The job worker needs the database URL of the data source');
+    return url;
+  }
+
   private every(ms: number, run: () => void): void {
     const timer = setInterval(run, ms);
     timer.unref();
@@ -175,7 +222,11 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async tick(): Promise<void> {
     if (Date.now() - this.lastRecurringCheck >= RECURRING_CHECK_MS) await this.ensureRecurring();
-    await this.reapExpiredLeases();
+    // Expired leases are looked for once per poll, not on every wake-up.
+    if (this.reapDue) {
+      this.reapDue = false;
+      await this.reapExpiredLeases();
+    }
     while (this.state === 'running') {
       const free = this.config.jobsConcurrency - this.active.size;
       if (free <= 0) {
@@ -191,8 +242,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async claim(limit: number): Promise<ClaimedJob[]> {
     if (this.names.length === 0) return [];
-    return updatedRows<ClaimedJob>(
-      this.dataSource.manager,
+    return this.sql<ClaimedJob>(
       `WITH due AS (
          SELECT job_id FROM jobs
           WHERE state = 'pending' AND queue = ANY($1) AND name = ANY($2) AND run_at <= clock_timestamp()
@@ -252,9 +302,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** Null when this attempt no longer holds the lease. */
   private async complete(job: ClaimedJob, registered: RegisteredJob): Promise<Outcome | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows = await updatedRows(
-        manager,
+    const recordCompletion = async (sql: Sql): Promise<Outcome | null> => {
+      const rows = await sql(
         `UPDATE jobs SET state = 'completed', finished_at = clock_timestamp(), locked_by = NULL, locked_until = NULL,
                 last_error = NULL
           WHERE job_id = $1 AND state = 'running' AND locked_by = $2 AND attempts = $3
@@ -262,15 +311,15 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
         [job.job_id, this.workerId, job.attempts],
       );
       if (rows.length === 0) return null;
-      if (registered.everyMs !== null) await this.scheduleNext(manager, registered);
+      if (registered.everyMs !== null) await this.scheduleNext(sql, registered);
       return 'completed';
-    });
+    };
+    return registered.everyMs === null ? recordCompletion(this.sql) : this.transaction(recordCompletion);
   }
 
   private async fail(job: ClaimedJob, registered: RegisteredJob, error: unknown): Promise<Outcome | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows = await updatedRows<{ state: 'pending' | 'dead' }>(
-        manager,
+    const recordFailure = async (sql: Sql): Promise<Outcome | null> => {
+      const rows = await sql<{ state: 'pending' | 'dead' }>(
         `UPDATE jobs
             SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
                 run_at = CASE WHEN attempts >= max_attempts THEN run_at
@@ -283,13 +332,14 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       );
       const state = rows[0]?.state;
       if (state === undefined) return null;
-      if (state === 'dead' && registered.everyMs !== null) await this.scheduleNext(manager, registered);
+      if (state === 'dead' && registered.everyMs !== null) await this.scheduleNext(sql, registered);
       return state === 'dead' ? 'dead' : 'retried';
-    });
+    };
+    return registered.everyMs === null ? recordFailure(this.sql) : this.transaction(recordFailure);
   }
 
-  private async scheduleNext(manager: EntityManager, registered: RegisteredJob): Promise<void> {
-    await manager.query(
+  private async scheduleNext(sql: Sql, registered: RegisteredJob): Promise<void> {
+    await sql(
       `INSERT INTO jobs (queue, name, dedup_key, max_attempts, run_at)
        VALUES ($1, $2, $3, $4, clock_timestamp() + make_interval(secs => $5::double precision))
        ON CONFLICT (dedup_key) WHERE state IN ('pending', 'running') DO NOTHING`,
@@ -302,7 +352,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     this.lastRecurringCheck = Date.now();
     for (const job of this.registry.all()) {
       if (job.everyMs === null) continue;
-      await this.dataSource.query(
+      await this.sql(
         `INSERT INTO jobs (queue, name, dedup_key, max_attempts) VALUES ($1, $2, $3, $4)
          ON CONFLICT (dedup_key) WHERE state IN ('pending', 'running') DO NOTHING`,
         [job.queue, job.name, recurringKey(job.name), job.maxAttempts],
@@ -312,8 +362,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** Jobs whose worker stopped renewing the lease: back to pending, or dead when that was the last attempt. */
   private async reapExpiredLeases(): Promise<void> {
-    const rows = await updatedRows<{ job_id: string; queue: string; name: string; state: string; owner: string }>(
-      this.dataSource.manager,
+    const rows = await this.sql<{ job_id: string; queue: string; name: string; state: string; owner: string }>(
       `WITH expired AS (
          SELECT job_id, locked_by FROM jobs
           WHERE state = 'running' AND locked_until < clock_timestamp()
@@ -336,8 +385,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async renewLeases(): Promise<void> {
     if (this.active.size === 0) return;
-    await this.dataSource
-      .query(
+    await this.sql(
         `UPDATE jobs SET locked_until = clock_timestamp() + make_interval(secs => $3::double precision)
           WHERE job_id = ANY($1::bigint[]) AND state = 'running' AND locked_by = $2`,
         [[...this.active.keys()], this.workerId, this.config.jobsLeaseMs / 1000],
@@ -347,7 +395,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async sampleDepth(): Promise<void> {
     try {
-      const rows = await this.dataSource.query<{ queue: string; state: string; count: number }[]>(
+      const rows = await this.sql<{ queue: string; state: string; count: number }>(
         `SELECT queue, state, count(*)::int AS count FROM jobs WHERE state IN ('pending', 'running') GROUP BY queue, state`,
       );
       this.depth.reset();
@@ -361,10 +409,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   /** A dedicated connection LISTENing for enqueue notifications; reconnects while the worker runs. */
   private async listen(): Promise<void> {
     if (this.state !== 'running') return;
-    const url = (this.dataSource.options as { url?: string }).url;
-    if (!url) return;
     const client = new Client({
-      connectionString: url,
+      connectionString: this.databaseUrl(),
       application_name: 'uplink-jobs',
       connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
     });
@@ -402,15 +448,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 }
 
-/**
- * The rows of an UPDATE … RETURNING: TypeORM answers `[rows, affected]` for UPDATE and DELETE statements on
- * PostgreSQL, and the rows alone for anything else.
- */
-async function updatedRows<T>(manager: EntityManager, sql: string, parameters: unknown[] = []): Promise<T[]> {
-  const raw = (await manager.query(sql, parameters)) as unknown;
-  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') return raw[0] as T[];
-  return raw as T[];
-}
+type Sql = <T = unknown>(text: string, values?: unknown[]) => Promise<T[]>;
 
 function describe(error: unknown, withStack = false): string {
   const text = error instanceof Error ? (withStack && error.stack) || `${error.name}: ${error.message}` : String(error);
