@@ -39,8 +39,9 @@ export class Jobs1764100000000 implements MigrationInterface {
         CHECK ((state IN ('completed', 'dead')) = (finished_at IS NOT NULL))
       )
     `);
-    // The claim scan: due pending jobs of a queue, oldest run_at first.
-    await queryRunner.query(`CREATE INDEX jobs_due_idx ON jobs (queue, run_at, job_id) WHERE state = 'pending'`);
+    // The claim scan: pending jobs in run_at order, read in index order up to the first due ones (queue and name
+    // are filters: a leading queue column with `queue = ANY(...)` would force a full sort of the backlog).
+    await queryRunner.query(`CREATE INDEX jobs_due_idx ON jobs (run_at, job_id) WHERE state = 'pending'`);
     // The lease reaper: running jobs by lease expiry.
     await queryRunner.query(`CREATE INDEX jobs_lease_idx ON jobs (locked_until) WHERE state = 'running'`);
     // Retention of finished jobs.

@@ -240,12 +240,16 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
+  /**
+   * `run_at <= now()` (the statement's start time, a stable value) bounds the index scan of jobs_due_idx, so
+   * jobs scheduled for later are never read; queue and name are filters on the rows found.
+   */
   private async claim(limit: number): Promise<ClaimedJob[]> {
     if (this.names.length === 0) return [];
     return this.sql<ClaimedJob>(
       `WITH due AS (
          SELECT job_id FROM jobs
-          WHERE state = 'pending' AND queue = ANY($1) AND name = ANY($2) AND run_at <= clock_timestamp()
+          WHERE state = 'pending' AND run_at <= now() AND queue = ANY($1) AND name = ANY($2)
           ORDER BY run_at, job_id
           LIMIT $3
           FOR UPDATE SKIP LOCKED)
