@@ -63,6 +63,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   private pool: Pool | null = null;
   private lastRecurringCheck = 0;
   private reapDue = true;
+  private lastClaimFailureLog = 0;
   private queues: string[] = [];
   private names: string[] = [];
 
@@ -177,7 +178,12 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       return;
     }
     this.ticking = this.tick()
-      .catch((error: unknown) => this.logger.warn(`Claiming jobs failed: ${describe(error)}`))
+      .catch((error: unknown) => {
+        // A database that is down (or not migrated yet) fails every poll: say so once a minute, not every time.
+        if (Date.now() - this.lastClaimFailureLog < 60_000) return;
+        this.lastClaimFailureLog = Date.now();
+        this.logger.warn(`Claiming jobs failed: ${describe(error)}`);
+      })
       .finally(() => {
         this.ticking = null;
         if (this.tickAgain) {
