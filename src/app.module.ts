@@ -26,6 +26,7 @@ import { SuccessStatusInterceptor } from './shared/context/success-status.interc
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
+import { JobsModule } from './shared/jobs/jobs.module';
 import { RequestValidationPipe } from './shared/validation/request-validation.pipe';
 
 @Module({})
@@ -45,6 +46,7 @@ export class AppModule {
         DatabaseModule,
         HttpPipelineModule,
         CoreModule,
+        JobsModule,
         HealthModule,
         IdentityModule,
         UsersModule,

@@ -46,6 +46,15 @@ describe('AppConfig.fromEnv', () => {
       expect(config.docsEnabled).toBe(true);
     });
 
+    it('runs background jobs with the documented worker settings', () => {
+      expect(config.jobsEnabled).toBe(true);
+      expect(config.jobsConcurrency).toBe(4);
+      expect(config.jobsPollIntervalMs).toBe(2000);
+      expect(config.jobsLeaseMs).toBe(60000);
+      expect(config.jobsMaxAttempts).toBe(5);
+      expect(config.jobsBackoffBaseMs).toBe(1000);
+    });
+
     it('reports the package version and no build information', () => {
       const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
       expect(config.version).toBe(pkg.version);
@@ -212,6 +221,12 @@ describe('AppConfig.fromEnv', () => {
       ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
       ['CURSOR_SECRET', { CURSOR_SECRET: 'shorter-than-32-characters' }],
       ['BUILT_AT', { BUILT_AT: 'yesterday' }],
+      ['JOBS_ENABLED', { JOBS_ENABLED: 'sometimes' }],
+      ['JOBS_CONCURRENCY', { JOBS_CONCURRENCY: '0' }],
+      ['JOBS_POLL_INTERVAL_MS', { JOBS_POLL_INTERVAL_MS: '5' }],
+      ['JOBS_LEASE_MS', { JOBS_LEASE_MS: '50' }],
+      ['JOBS_MAX_ATTEMPTS', { JOBS_MAX_ATTEMPTS: '101' }],
+      ['JOBS_BACKOFF_BASE_MS', { JOBS_BACKOFF_BASE_MS: '0' }],
     ])('rejects a bad %s in one line naming the variable', (variable, env) => {
       const error = configErrorFor(env);
       expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable}: [^\\n]+$`));

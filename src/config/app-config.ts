@@ -57,6 +57,13 @@ export class AppConfig {
   readonly sandboxTimeoutMs!: number;
   readonly sandboxMemoryMb!: number;
   readonly sandboxMaxIsolates!: number;
+  /** False: this replica enqueues jobs but runs none (API only). */
+  readonly jobsEnabled!: boolean;
+  readonly jobsConcurrency!: number;
+  readonly jobsPollIntervalMs!: number;
+  readonly jobsLeaseMs!: number;
+  readonly jobsMaxAttempts!: number;
+  readonly jobsBackoffBaseMs!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -124,6 +131,12 @@ export class AppConfig {
       sandboxTimeoutMs: value.SANDBOX_TIMEOUT_MS,
       sandboxMemoryMb: value.SANDBOX_MEMORY_MB,
       sandboxMaxIsolates: value.SANDBOX_MAX_ISOLATES,
+      jobsEnabled: value.JOBS_ENABLED,
+      jobsConcurrency: value.JOBS_CONCURRENCY,
+      jobsPollIntervalMs: value.JOBS_POLL_INTERVAL_MS,
+      jobsLeaseMs: value.JOBS_LEASE_MS,
+      jobsMaxAttempts: value.JOBS_MAX_ATTEMPTS,
+      jobsBackoffBaseMs: value.JOBS_BACKOFF_BASE_MS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

@@ -70,6 +70,12 @@ export const envSchema = Joi.object({
   SANDBOX_TIMEOUT_MS: Joi.number().integer().min(1).max(10000).default(50),
   SANDBOX_MEMORY_MB: Joi.number().integer().min(8).max(4096).default(64),
   SANDBOX_MAX_ISOLATES: Joi.number().integer().min(1).max(10000).default(100),
+  JOBS_ENABLED: bool.default(true),
+  JOBS_CONCURRENCY: Joi.number().integer().min(1).max(100).default(4),
+  JOBS_POLL_INTERVAL_MS: Joi.number().integer().min(10).max(600000).default(2000),
+  JOBS_LEASE_MS: Joi.number().integer().min(100).max(3600000).default(60000),
+  JOBS_MAX_ATTEMPTS: Joi.number().integer().min(1).max(100).default(5),
+  JOBS_BACKOFF_BASE_MS: Joi.number().integer().min(1).max(3600000).default(1000),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })

@@ -3,6 +3,7 @@ import { Identity1763900000000 } from './1763900000000-identity';
 import { Tenancy1763950000000 } from './1763950000000-tenancy';
 import { Devices1764000000000 } from './1764000000000-devices';
 import { MillisecondTimestamps1764100000000 } from './1764100000000-millisecond-timestamps';
+import { Jobs1764200000000 } from './1764200000000-jobs';
 import { EmailRule1764300000000 } from './1764300000000-email-rule';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
@@ -12,5 +13,6 @@ export const MIGRATIONS = [
   Tenancy1763950000000,
   Devices1764000000000,
   MillisecondTimestamps1764100000000,
+  Jobs1764200000000,
   EmailRule1764300000000,
 ];

@@ -6,6 +6,7 @@ import { AuthController } from './auth.controller';
 import { PlatformAdminBootstrap } from './bootstrap/platform-admin-bootstrap';
 import { ChangePasswordHandler } from './change-password/change-password.handler';
 import { JwtStrategy } from './domain/jwt.strategy';
+import { EndedSessionsPruneJob, LoginThrottlePruneJob } from './domain/identity-housekeeping';
 import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
 import { RefreshCookie } from './domain/refresh-cookie';
@@ -33,6 +34,8 @@ import { SessionsController } from './sessions.controller';
     TokenIssuer,
     SessionService,
     LoginThrottle,
+    LoginThrottlePruneJob,
+    EndedSessionsPruneJob,
     JwtStrategy,
     PlatformAdminBootstrap,
     LoginHandler,

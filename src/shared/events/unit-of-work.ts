@@ -4,6 +4,8 @@ import { EventBus, IEvent } from '@nestjs/cqrs';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntry, AuditWriter } from '../audit/audit-writer';
 import { ConstraintErrors, mapConstraintViolation } from '../database/pg-errors';
+import { JobSpec } from '../jobs/job';
+import { JobQueue } from '../jobs/job-queue';
 
 /** What a command handler gets while its transaction is open. */
 export interface TransactionScope {
@@ -13,6 +15,11 @@ export interface TransactionScope {
   publish(event: IEvent): void;
   /** Writes an audit row in this transaction. */
   audit(entry: AuditEntry): Promise<void>;
+  /**
+   * Writes a background job in this transaction (transactional outbox): it runs only after COMMIT, and never
+   * after a rollback. Returns the job id, or null when its key is already pending or running.
+   */
+  enqueue<P extends object>(job: JobSpec<P>): Promise<string | null>;
 }
 
 export interface RunOptions {
@@ -36,6 +43,7 @@ export class UnitOfWork {
     private readonly dataSource: DataSource,
     private readonly eventBus: EventBus,
     private readonly auditWriter: AuditWriter,
+    private readonly jobs: JobQueue,
   ) {}
 
   async run<T>(work: (scope: TransactionScope) => Promise<T>, options: RunOptions = {}): Promise<T> {
@@ -60,6 +68,7 @@ export class UnitOfWork {
         audit: async (entry) => {
           await this.auditWriter.write(manager, entry);
         },
+        enqueue: (job) => this.jobs.enqueue(job, manager),
       };
       return this.current.run(scope, () => work(scope));
     });

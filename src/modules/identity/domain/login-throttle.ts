@@ -40,8 +40,6 @@ export class LoginThrottle {
     if (ipRow && ipRow.attempts > this.config.loginIpAttemptsPerMinute) {
       throw tooMany(Math.max(1, ipRow.retry_after));
     }
-    // The first attempt of an IP in a new minute is a cheap moment to forget what no longer counts.
-    if (ipRow?.attempts === 1) await this.prune();
   }
 
   async assertIdentifierOpen(manager: EntityManager, identifierKey: string): Promise<void> {
@@ -73,7 +71,10 @@ export class LoginThrottle {
     await manager.query(`DELETE FROM login_failures WHERE identifier_key = $1`, [identifierKey]);
   }
 
-  /** Past IP windows and failures older than a lockout no longer count (a next failure would restart at one). */
+  /**
+   * Past IP windows and failures older than a lockout no longer count (a next failure would restart at one).
+   * Runs as the recurring background job `identity.login-throttle.prune`, never in a request.
+   */
   async prune(): Promise<void> {
     await this.dataSource.query(`DELETE FROM login_ip_attempts WHERE window_start < date_trunc('minute', clock_timestamp())`);
     await this.dataSource.query(
