@@ -30,7 +30,7 @@ export class Jobs1764200000000 implements MigrationInterface {
         locked_by    varchar(100) NULL,
         locked_until timestamptz  NULL,
         last_error   text         NULL,
-        created_at   timestamptz  NOT NULL DEFAULT clock_timestamp(),
+        created_at   timestamptz(3) NOT NULL DEFAULT clock_timestamp(),
         started_at   timestamptz  NULL,
         finished_at  timestamptz  NULL,
         CHECK (attempts BETWEEN 0 AND max_attempts),

@@ -201,6 +201,13 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   private async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     if (!this.pool) throw new Error('job worker not started');
     const client: PoolClient = await this.pool.connect();
+    // A checked-out client has no pool listener: a connection lost between statements would be an unhandled
+    // 'error' event. The failing statement reports it; the listener only keeps the process up.
+    let broken = false;
+    const swallow = (): void => {
+      broken = true;
+    };
+    client.on('error', swallow);
     try {
       await client.query('BEGIN');
       const result = await work(async <R>(text: string, values: unknown[] = []) => (await client.query(text, values)).rows as R[]);
@@ -210,7 +217,9 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off('error', swallow);
+      // A lost connection is destroyed rather than handed to the next claim.
+      client.release(broken);
     }
   }
 
