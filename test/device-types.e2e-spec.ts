@@ -261,7 +261,7 @@ describe('device types API', () => {
       ]);
       expect(fieldsOf(await admin.patch(typePath(type), { name: '' }).set('If-Match', '"1"').expect(400))).toEqual([{ path: 'body.name', rule: 'blank' }]);
       expect(fieldsOf(await admin.get('/v1/device-types/not-a-uuid').expect(400))).toEqual([{ path: 'params.deviceTypeId', rule: 'format' }]);
-      // Check order within 400 (design §2): path, then headers, then body.
+      // Check order within 400: path, then headers, then body.
       expect(fieldsOf(await admin.patch('/v1/device-types/not-a-uuid', {}).expect(400))).toEqual([{ path: 'params.deviceTypeId', rule: 'format' }]);
       expect(fieldsOf(await admin.patch(typePath(type), { name: '' }).expect(400))).toEqual([{ path: 'headers.if-match', rule: 'required' }]);
       expect(fieldsOf(await admin.patch(`${fieldsPath(type)}/Bad`, {}).expect(400))).toEqual([{ path: 'params.key', rule: 'pattern' }]);
@@ -283,7 +283,7 @@ describe('device types API', () => {
       await viewer.get(typePath(type)).expect(200);
       const denied = await viewer.patch(typePath(type), { name: 'x' }).set('If-Match', '"1"').expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'device-types:write' });
-      // 403 comes before the If-Match comparison (design §2 check order).
+      // 403 comes before the If-Match comparison.
       await viewer.patch(typePath(type), { name: 'x' }).set('If-Match', '"9"').expect(403);
       await viewer.post(`${typePath(type)}/disable`).set('If-Match', '"1"').expect(403);
 
@@ -527,7 +527,7 @@ describe('device types API', () => {
       expect(conflictOf(again)).toEqual({ reason: 'invalid_state', currentStatus: 'deprecated' });
       const patch = await admin.patch(path, { name: 'x' }).set('If-Match', '"2"').expect(409);
       expect(conflictOf(patch)).toEqual({ reason: 'invalid_state', currentStatus: 'deprecated' });
-      // If-Match is compared before the state (design §2).
+      // If-Match is compared before the state.
       expect(conflictOf(await admin.patch(path, { name: 'x' }).set('If-Match', '"1"').expect(409))).toMatchObject({ reason: 'lock_version_mismatch' });
 
       const [audit] = await auditRows(t, 'device_field', created.deviceFieldDefinitionId, 'device_field.deprecated');

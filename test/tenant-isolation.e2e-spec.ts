@@ -7,7 +7,7 @@ import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
 
 /*
- * Tenant isolation (design §2 existence rule, §3 scopes): later modules add their endpoints to the tables
+ * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): later modules add their endpoints to the tables
  * below. A foreign or out-of-scope id must be indistinguishable from a random one.
  */
 
@@ -20,7 +20,7 @@ interface Probe {
   headers?: Record<string, string>;
 }
 
-/** A valid If-Match, so that lock-versioned writes get past request validation to the lookup (design §2 check order). */
+/** A valid If-Match, so that lock-versioned writes get past request validation to the lookup. */
 const IF_MATCH = { 'If-Match': '"1"' };
 const WINDOW = `from=${encodeURIComponent('2026-01-01T00:00:00Z')}&to=${encodeURIComponent('2026-01-02T00:00:00Z')}`;
 

@@ -141,7 +141,7 @@ describe('users API', () => {
       const token = await activate(t, user);
       const api = as(t, token) as unknown as Record<string, (path: string, body?: object) => Promise<{ status: number; body: { error: { code: string; details: { reason: string } } } }>>;
       for (const [method, path] of ROUTES) {
-        // An invalid body too: the role is checked first (design §2 check order).
+        // An invalid body too: the role is checked first.
         const res = await api[method]!(path, { nonsense: true });
         expect([method, path, res.status]).toEqual([method, path, 403]);
         expect(res.body.error).toMatchObject({ code: 'AUTHORIZATION_FAILED', details: { reason: 'platform_admin_required' } });
@@ -482,7 +482,7 @@ describe('users API', () => {
       ]);
       const password = await as(t, adminToken).patch(`/v1/users/${user.userId}`, { temporaryPassword: 'long-enough-password' }).expect(400);
       expect(fieldsOf(password)).toEqual([{ path: 'body.temporaryPassword', rule: 'unknown_property' }]);
-      // Validation comes before the lookup (design §2 check order).
+      // Validation comes before the lookup.
       await as(t, adminToken).patch(`/v1/users/${UNKNOWN_ID}`, {}).expect(400);
       const missing = await as(t, adminToken).patch(`/v1/users/${UNKNOWN_ID}`, { displayName: 'X' }).expect(404);
       expect(missing.body.error.details).toEqual({ resourceType: 'user' });
