@@ -7,8 +7,8 @@ import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
 
 /*
- * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): later modules add their endpoints to the tables
- * below. A foreign or out-of-scope id must be indistinguishable from a random one.
+ * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): later modules add
+ * their endpoints to the tables below. A foreign or out-of-scope id must be indistinguishable from a random one.
  */
 
 type Method = 'get' | 'post' | 'patch';

@@ -25,7 +25,7 @@ export function parseIfMatch(value: unknown): number {
 export type PathCheck = (req: Request) => unknown;
 
 /**
- * `@IfMatch(...pathChecks)`: the expected lockVersion of a lock-versioned resource, compared with `assertLockVersion` once
+ * `@IfMatch(...pathChecks)`: the expected lockVersion of a versioned resource, compared with `assertLockVersion` once
  * the target is found and allowed. Nest resolves a route's parameters concurrently, and this decorator runs
  * synchronously, before any pipe: so it checks the path first (every `…Id` parameter is a UUID, then
  * `pathChecks`), and a request with a bad path and no If-Match gets the path's 400 (path, then headers, then body).

@@ -1,7 +1,10 @@
 import type { ValidationError } from 'class-validator';
 import { FieldViolation, VALIDATION_RULES, ValidationRule } from '../errors/error-codes';
 
-/** class-validator constraint name -> the rule name the error envelope reports. Custom constraints are named after their rule. */
+/**
+ * class-validator constraint name -> the rule name the error envelope reports. Custom constraints are named after
+ * their rule.
+ */
 const RULE_BY_CONSTRAINT: Record<string, ValidationRule> = {
   whitelistValidation: 'unknown_property',
   isDefined: 'required',

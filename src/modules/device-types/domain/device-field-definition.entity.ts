@@ -25,7 +25,7 @@ export function canonicalTargets(targets: readonly StorageTarget[]): StorageTarg
   return STORAGE_TARGETS.filter((target) => targets.includes(target));
 }
 
-/** The API record "Device field definition"; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
+/** A device field definition; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
 @Entity({ name: 'device_field_definitions' })
 export class DeviceFieldDefinitionEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_field_definition_id' })

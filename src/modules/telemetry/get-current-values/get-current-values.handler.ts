@@ -26,7 +26,7 @@ interface FieldJson {
 }
 
 /**
- * Every active field of the device `d`'s type with its stored value, as one JSON array in the API's field order; read in
+ * Every active field of the device `d`'s type with its stored value, as one JSON array in field order; read in
  * the same round trip as the device (this endpoint is on the hot path, bench:devices).
  */
 export const FIELDS_WITH_VALUES_SQL = `(
