@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { loginAdmin } from './support/auth';
+import type { TenantRole } from '../src/shared/access/permissions';
+import { login, loginAdmin, seedUser } from './support/auth';
 import { randomDevEui, seedAssignment, seedDevice, seedDeviceType, SeededDeviceType } from './support/devices';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
-import { seedChain, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
+import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { auditRows } from './support/audit';
 import { member } from './support/member';
@@ -433,6 +434,27 @@ describe('devices API', () => {
       const denied = await viewer.post(assignmentsPath(device), { organizationUnitId: other.organizationUnitId }).expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:assign' });
 
+      // A caller who sees both units but may assign in only one of them: refused whichever one it lacks.
+      const [current, target] = [await seedUnit(t, tenant), await seedUnit(t, tenant)];
+      const twoGrants = async (onCurrent: TenantRole, onTarget: TenantRole) => {
+        const user = await seedUser(t);
+        await seedGrant(t, user.userId, tenant, onCurrent, current);
+        await seedGrant(t, user.userId, tenant, onTarget, target);
+        return as(t, (await login(t, user.username, user.password)).accessToken);
+      };
+      const placed = await seedDevice(t, tenant, type, current, { validFrom: new Date(ago(60)) });
+      const move = { organizationUnitId: target.organizationUnitId };
+      for (const caller of [await twoGrants('tenant_viewer', 'tenant_operator'), await twoGrants('tenant_operator', 'tenant_viewer')]) {
+        const refused = await caller.post(assignmentsPath(placed), move).expect(403);
+        expect(refused.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:assign' });
+      }
+      const [open] = await t.dataSource.query<{ organization_unit_id: string }[]>(
+        'SELECT organization_unit_id FROM device_assignments WHERE device_id = $1 AND valid_to IS NULL',
+        [placed.deviceId],
+      );
+      expect(open).toEqual({ organization_unit_id: current.organizationUnitId });
+      // Covering both, the same move succeeds.
+      await (await twoGrants('tenant_operator', 'tenant_operator')).post(assignmentsPath(placed), move).expect(201);
     });
 
     it('shows a unit-scoped viewer only the periods in its units, and 404 for the others', async () => {

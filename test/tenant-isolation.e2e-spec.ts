@@ -368,7 +368,16 @@ describe('tenant isolation', () => {
     await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
     const list = await t.http().get('/v1/tenants').set('Authorization', `Bearer ${token}`).expect(200);
     expect(list.body.items).toEqual([]);
-    expect(ownMembership).toBeDefined();
+    // Only that user loses the tenant: another member's grant in it stays active and effective.
+    const grants = await t.dataSource.query<{ membership_id: string; status: string }[]>(
+      `SELECT membership_id, status FROM memberships WHERE membership_id = ANY($1::uuid[]) ORDER BY status`,
+      [[membership, ownMembership]],
+    );
+    expect(grants).toEqual([
+      { membership_id: ownMembership, status: 'active' },
+      { membership_id: membership, status: 'disabled' },
+    ]);
+    await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${tokens.viewerA}`).expect(200);
   });
 
   it('makes a disabled tenant invisible to its members on the next request, not to platform admins', async () => {
