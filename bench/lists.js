@@ -108,7 +108,7 @@ async function main() {
     log(`runs per figure: ${RUNS}; deep page = page ${DEPTH + 1} (cursor found by walking ${DEPTH} pages)`);
     await compare(`GET ${'/v1/tenants/{n}/audit-logs?from&to&limit=25'}`, audit, await deepCursor(audit));
 
-    // The design's "all visible units" query (`q=`), else the unfiltered list (top-level units only).
+    // The "all visible units" query (`q=`), else the unfiltered list (top-level units only).
     let units = httpList(service, accessToken, `/v1/tenants/${tenant.tenant_number}/organization-units?q=&limit=25`);
     let probe = await units().catch((error) => error);
     if (probe instanceof Error) {

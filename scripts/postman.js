@@ -2,7 +2,7 @@
 'use strict';
 
 /*
- * `npm run postman`: generates a Postman collection (v2.1) from the OpenAPI document (design C13).
+ * `npm run postman`: generates a Postman collection (v2.1) from the OpenAPI document.
  *
  *   node scripts/postman.js [--openapi <openapi.json>] [--out <collection.json>]
  *

@@ -39,7 +39,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   // Requests Node's parser refuses (headers over 16 KiB, malformed HTTP) get the error envelope too.
   answerClientErrors(app.getHttpServer());
-  // Every answer is `no-store` (C10), so Express's automatic body-hash ETag could never be used by a cache; the
+  // Every answer is `no-store`, so Express's automatic body-hash ETag could never be used by a cache; the
   // ETags the API promises are the explicit resource versions handlers set for If-Match.
   app.set('etag', false);
   // TRUST_PROXY (default off): behind an ingress, req.ip (login throttles, rate limits, audit, logs) is the

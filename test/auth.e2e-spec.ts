@@ -78,7 +78,7 @@ describe('login', () => {
     expect(audit.every((row) => row.outcome === 'failure' && row.actor_type === 'anonymous')).toBe(true);
   });
 
-  it('validates the body with design paths', async () => {
+  it('validates the body with field paths', async () => {
     const res = await t.http().post('/v1/auth/login').send({ password: 'x'.repeat(1025) }).expect(400);
     expect(res.body.error.details.fields).toEqual(
       expect.arrayContaining([

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import type { TenantRole } from '../src/shared/access/permissions';
-import { login, loginAdmin, seedUser } from './support/auth';
+import { loginAdmin } from './support/auth';
 import { seedDeviceType, seedField, SeededDeviceType } from './support/devices';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
-import { seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
+import { seedTenant, seedUnit, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { auditRows } from './support/audit';
+import { member } from './support/member';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -36,14 +37,6 @@ const fieldBody = (overrides: Record<string, unknown> = {}) => ({
 
 const conflictOf = (res: Response) => res.body.error.details as Record<string, unknown>;
 
-async function auditRows(t: TestApp, entityType: string, entityId: string, eventType: string) {
-  return t.dataSource.query<{ tenant_id: string; action: string; outcome: string; status_code: number; metadata: Record<string, unknown> }[]>(
-    `SELECT tenant_id, action, outcome, status_code, metadata FROM audit_log
-      WHERE entity_type = $1 AND entity_id = $2 AND event_type = $3 ORDER BY occurred_at`,
-    [entityType, entityId, eventType],
-  );
-}
-
 /** `count` active fields written straight to the database (the 200-field limit test). */
 async function seedManyFields(t: TestApp, tenant: SeededTenant, type: SeededDeviceType, count: number, prefix: string): Promise<void> {
   await t.dataSource.query(
@@ -56,13 +49,6 @@ async function seedManyFields(t: TestApp, tenant: SeededTenant, type: SeededDevi
 describe('device types API', () => {
   let t: TestApp;
   let admin: Api;
-
-  /** A user with one grant, signed in. */
-  async function member(tenant: SeededTenant, role: TenantRole, unit: SeededUnit | null = null): Promise<Api> {
-    const user = await seedUser(t);
-    await seedGrant(t, user.userId, tenant, role, unit);
-    return as(t, (await login(t, user.username, user.password)).accessToken);
-  }
 
   /** A type created through the API (so its lockVersion and audit are real). */
   async function createType(tenant: SeededTenant, overrides: Record<string, unknown> = {}): Promise<ApiRecord> {
@@ -79,7 +65,7 @@ describe('device types API', () => {
   describe('POST /v1/tenants/{tenantNumber}/device-types', () => {
     it('creates a type: 201, ETag "1", Location, record, audit', async () => {
       const tenant = await seedTenant(t);
-      const tenantAdmin = await member(tenant, 'tenant_admin');
+      const tenantAdmin = (await member(t, tenant, 'tenant_admin')).api;
       const res = await tenantAdmin.post(typesPath(tenant), { key: 'th-100', name: 'Thermo 100', description: 'Indoor sensor' }).expect(201);
       expect(res.body).toEqual({
         deviceTypeId: expect.stringMatching(UUID),
@@ -143,18 +129,18 @@ describe('device types API', () => {
 
     it('answers 404 for a tenant without an effective grant, 403 to viewers and unit-scoped admins', async () => {
       const [tenant, other] = [await seedTenant(t), await seedTenant(t)];
-      const outsider = await member(other, 'tenant_admin');
+      const outsider = (await member(t, other, 'tenant_admin')).api;
       const missing = await outsider.post('/v1/tenants/2147483647/device-types', { key: 'x', name: 'x' }).expect(404);
       const foreign = await outsider.post(typesPath(tenant), { key: 'x', name: 'x' }).expect(404);
       expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
 
-      const viewer = await member(tenant, 'tenant_viewer');
+      const viewer = (await member(t, tenant, 'tenant_viewer')).api;
       const denied = await viewer.post(typesPath(tenant), { key: 'x', name: 'x' }).expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'device-types:write' });
 
-      const unitAdmin = await member(tenant, 'tenant_admin', await seedUnit(t, tenant));
+      const unitAdmin = (await member(t, tenant, 'tenant_admin', await seedUnit(t, tenant))).api;
       await unitAdmin.post(typesPath(tenant), { key: 'x', name: 'x' }).expect(403);
-      const operator = await member(tenant, 'tenant_operator');
+      const operator = (await member(t, tenant, 'tenant_operator')).api;
       await operator.post(typesPath(tenant), { key: 'x', name: 'x' }).expect(403);
     });
   });
@@ -200,11 +186,11 @@ describe('device types API', () => {
       expect(fieldsOf(await admin.get(`${typesPath(tenant)}?sort=key`).expect(400))).toEqual([{ path: 'query.sort', rule: 'unknown_property' }]);
       expect(fieldsOf(await admin.get(`/v1/tenants/0/device-types`).expect(400))).toEqual([{ path: 'params.tenantNumber', rule: 'minimum' }]);
 
-      for (const reader of [await member(tenant, 'tenant_viewer'), await member(tenant, 'tenant_admin', await seedUnit(t, tenant))]) {
+      for (const reader of [(await member(t, tenant, 'tenant_viewer')).api, (await member(t, tenant, 'tenant_admin', await seedUnit(t, tenant))).api]) {
         const res = await reader.get(typesPath(tenant)).expect(200);
         expect(res.body.totalCount).toBe(1);
       }
-      const outsider = await member(await seedTenant(t), 'tenant_admin');
+      const outsider = (await member(t, await seedTenant(t), 'tenant_admin')).api;
       await outsider.get(typesPath(tenant)).expect(404);
     });
   });
@@ -261,7 +247,7 @@ describe('device types API', () => {
       ]);
       expect(fieldsOf(await admin.patch(typePath(type), { name: '' }).set('If-Match', '"1"').expect(400))).toEqual([{ path: 'body.name', rule: 'blank' }]);
       expect(fieldsOf(await admin.get('/v1/device-types/not-a-uuid').expect(400))).toEqual([{ path: 'params.deviceTypeId', rule: 'format' }]);
-      // Check order within 400 (design §2): path, then headers, then body.
+      // Check order within 400: path, then headers, then body.
       expect(fieldsOf(await admin.patch('/v1/device-types/not-a-uuid', {}).expect(400))).toEqual([{ path: 'params.deviceTypeId', rule: 'format' }]);
       expect(fieldsOf(await admin.patch(typePath(type), { name: '' }).expect(400))).toEqual([{ path: 'headers.if-match', rule: 'required' }]);
       expect(fieldsOf(await admin.patch(`${fieldsPath(type)}/Bad`, {}).expect(400))).toEqual([{ path: 'params.key', rule: 'pattern' }]);
@@ -271,7 +257,7 @@ describe('device types API', () => {
     it('hides another tenant’s type exactly like a missing one; refuses writes to viewers and unit-scoped admins (403)', async () => {
       const [tenant, other] = [await seedTenant(t), await seedTenant(t)];
       const type = await createType(tenant);
-      const outsider = await member(other, 'tenant_admin');
+      const outsider = (await member(t, other, 'tenant_admin')).api;
       const missing = await outsider.get(`/v1/device-types/${randomUUID()}`).expect(404);
       expect(missing.body.error.details).toEqual({ resourceType: 'device_type' });
       expect(withoutCorrelation(await outsider.get(typePath(type)).expect(404))).toEqual(withoutCorrelation(missing));
@@ -279,15 +265,15 @@ describe('device types API', () => {
       expect(withoutCorrelation(foreignPatch)).toEqual(withoutCorrelation(missing));
       await outsider.post(`${typePath(type)}/disable`).set('If-Match', '"1"').expect(404);
 
-      const viewer = await member(tenant, 'tenant_viewer');
+      const viewer = (await member(t, tenant, 'tenant_viewer')).api;
       await viewer.get(typePath(type)).expect(200);
       const denied = await viewer.patch(typePath(type), { name: 'x' }).set('If-Match', '"1"').expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'device-types:write' });
-      // 403 comes before the If-Match comparison (design §2 check order).
+      // 403 comes before the If-Match comparison.
       await viewer.patch(typePath(type), { name: 'x' }).set('If-Match', '"9"').expect(403);
       await viewer.post(`${typePath(type)}/disable`).set('If-Match', '"1"').expect(403);
 
-      const unitAdmin = await member(tenant, 'tenant_admin', await seedUnit(t, tenant));
+      const unitAdmin = (await member(t, tenant, 'tenant_admin', await seedUnit(t, tenant))).api;
       await unitAdmin.get(typePath(type)).expect(200);
       await unitAdmin.patch(typePath(type), { name: 'x' }).set('If-Match', '"1"').expect(403);
 
@@ -330,7 +316,7 @@ describe('device types API', () => {
     it('creates a field: 201, lockVersion 1, ETag, Location, canonical storage targets, audit; get and list', async () => {
       const tenant = await seedTenant(t);
       const type = await createType(tenant);
-      const tenantAdmin = await member(tenant, 'tenant_admin');
+      const tenantAdmin = (await member(t, tenant, 'tenant_admin')).api;
       const res = await tenantAdmin
         .post(fieldsPath(type), { key: 'temp.c', name: 'Temperature', schemaRef: NUMBER_REF, unit: '°C', storageTargets: ['timeseries', 'current'], measurementType: 'gauge' })
         .expect(201);
@@ -527,7 +513,7 @@ describe('device types API', () => {
       expect(conflictOf(again)).toEqual({ reason: 'invalid_state', currentStatus: 'deprecated' });
       const patch = await admin.patch(path, { name: 'x' }).set('If-Match', '"2"').expect(409);
       expect(conflictOf(patch)).toEqual({ reason: 'invalid_state', currentStatus: 'deprecated' });
-      // If-Match is compared before the state (design §2).
+      // If-Match is compared before the state.
       expect(conflictOf(await admin.patch(path, { name: 'x' }).set('If-Match', '"1"').expect(409))).toMatchObject({ reason: 'lock_version_mismatch' });
 
       const [audit] = await auditRows(t, 'device_field', created.deviceFieldDefinitionId, 'device_field.deprecated');
@@ -547,7 +533,7 @@ describe('device types API', () => {
       await admin.patch(fieldPath(type, 'nope'), { name: 'x' }).set('If-Match', '"1"').expect(404);
       await admin.post(`${fieldPath(type, 'nope')}/deprecate`).set('If-Match', '"1"').expect(404);
 
-      const outsider = await member(other, 'tenant_admin');
+      const outsider = (await member(t, other, 'tenant_admin')).api;
       const random = { deviceTypeId: randomUUID() };
       const pairs: [(api: Api, target: { deviceTypeId: string }) => Promise<Response>][] = [
         [(api, target) => api.get(fieldsPath(target))],
@@ -564,7 +550,7 @@ describe('device types API', () => {
         expect(foreign.body.error.details).toEqual({ resourceType: 'device_type' });
       }
 
-      for (const reader of [await member(tenant, 'tenant_viewer'), await member(tenant, 'tenant_admin', await seedUnit(t, tenant))]) {
+      for (const reader of [(await member(t, tenant, 'tenant_viewer')).api, (await member(t, tenant, 'tenant_admin', await seedUnit(t, tenant))).api]) {
         await reader.get(fieldsPath(type)).expect(200);
         await reader.get(fieldPath(type, 'temp')).expect(200);
         const denied = await reader.post(fieldsPath(type), fieldBody()).expect(403);

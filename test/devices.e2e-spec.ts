@@ -5,6 +5,8 @@ import { randomDevEui, seedAssignment, seedDevice, seedDeviceType, SeededDeviceT
 import { as, fieldsOf, withoutCorrelation } from './support/http';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { auditRows } from './support/audit';
+import { member } from './support/member';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -16,24 +18,11 @@ const devicePath = (device: { deviceId: string }) => `/v1/devices/${device.devic
 const assignmentsPath = (device: { deviceId: string }) => `/v1/devices/${device.deviceId}/assignments`;
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-async function auditRows(t: TestApp, entityId: string, eventType: string) {
-  return t.dataSource.query<{ tenant_id: string; action: string; metadata: Record<string, unknown> }[]>(
-    `SELECT tenant_id, action, metadata FROM audit_log WHERE entity_type = 'device' AND entity_id = $1 AND event_type = $2 ORDER BY occurred_at`,
-    [entityId, eventType],
-  );
-}
-
 describe('devices API', () => {
   let t: TestApp;
   let admin: Api;
   let tenant: SeededTenant;
   let type: SeededDeviceType;
-
-  async function member(target: SeededTenant, role: TenantRole, unit: SeededUnit | null = null, includeDescendants = true): Promise<Api> {
-    const user = await seedUser(t);
-    await seedGrant(t, user.userId, target, role, unit, { includeDescendants });
-    return as(t, (await login(t, user.username, user.password)).accessToken);
-  }
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -62,7 +51,7 @@ describe('devices API', () => {
         updatedAt: expect.stringMatching(ISO_MS),
       });
       expect(res.headers.location).toBe(`/v1/devices/${res.body.deviceId}`);
-      const [event] = await auditRows(t, res.body.deviceId, 'device.created');
+      const [event] = await auditRows(t, 'device', res.body.deviceId, 'device.created');
       expect(event).toMatchObject({ tenant_id: tenant.tenantId, action: 'create' });
     });
 
@@ -82,7 +71,7 @@ describe('devices API', () => {
         createdAt: expect.stringMatching(ISO_MS),
         updatedAt: expect.stringMatching(ISO_MS),
       });
-      expect(await auditRows(t, res.body.deviceId, 'device.assigned')).toHaveLength(1);
+      expect(await auditRows(t, 'device', res.body.deviceId, 'device.assigned')).toHaveLength(1);
     });
 
     it.each([
@@ -166,7 +155,7 @@ describe('devices API', () => {
     it('makes a unit-scoped operator name one of its units, and refuses a viewer', async () => {
       const [root, child] = await seedChain(t, tenant, 2);
       const sibling = await seedUnit(t, tenant);
-      const operator = await member(tenant, 'tenant_operator', root!);
+      const operator = (await member(t, tenant, 'tenant_operator', root!)).api;
       const body = { name: 'Scoped', deviceTypeId: type.deviceTypeId };
 
       const unassigned = await operator.post(devicesPath(tenant), { ...body, devEui: randomDevEui() }).expect(400);
@@ -175,14 +164,14 @@ describe('devices API', () => {
       expect(fieldsOf(outside)).toEqual([{ path: 'body.organizationUnitId', rule: 'reference_not_found' }]);
       await operator.post(devicesPath(tenant), { ...body, devEui: randomDevEui(), organizationUnitId: child!.organizationUnitId }).expect(201);
 
-      const viewer = await member(tenant, 'tenant_viewer');
+      const viewer = (await member(t, tenant, 'tenant_viewer')).api;
       const denied = await viewer.post(devicesPath(tenant), { ...body, devEui: randomDevEui() }).expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:write' });
     });
 
     it('answers 404 for a tenant the caller has no grant in', async () => {
       const other = await seedTenant(t);
-      const outsider = await member(other, 'tenant_admin');
+      const outsider = (await member(t, other, 'tenant_admin')).api;
       const res = await outsider.post(devicesPath(tenant), { devEui: randomDevEui(), name: 'x', deviceTypeId: type.deviceTypeId }).expect(404);
       expect(res.body.error.details).toEqual({ resourceType: 'tenant' });
     });
@@ -231,7 +220,7 @@ describe('devices API', () => {
     });
 
     it('shows a unit-scoped viewer only the devices currently in its units', async () => {
-      const viewer = await member(listTenant, 'tenant_viewer', chain[1]!);
+      const viewer = (await member(t, listTenant, 'tenant_viewer', chain[1]!)).api;
       const res = await viewer.get(devicesPath(listTenant)).expect(200);
       expect(names(res)).toEqual(['Child meter']);
       expect(res.body.totalCount).toBe(1);
@@ -289,7 +278,7 @@ describe('devices API', () => {
       const device = await seedDevice(t, tenant, type);
       const res = await admin.patch(devicePath(device), { name: 'Renamed', metadata: { a: 'b' } }).expect(200);
       expect(res.body).toMatchObject({ name: 'Renamed', metadata: { a: 'b' } });
-      const [event] = await auditRows(t, device.deviceId, 'device.updated');
+      const [event] = await auditRows(t, 'device', device.deviceId, 'device.updated');
       expect(event!.metadata).toMatchObject({ changedFields: ['name', 'metadata'] });
       const immutable = await admin.patch(devicePath(device), { devEui: randomDevEui(), deviceTypeId: type.deviceTypeId }).expect(400);
       expect(fieldsOf(immutable)).toEqual(
@@ -319,12 +308,12 @@ describe('devices API', () => {
         expect(res.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'retired' });
       }
       expect((await admin.patch(devicePath(device), { name: 'x' }).expect(409)).body.error.details.reason).toBe('invalid_state');
-      expect(await auditRows(t, device.deviceId, 'device.retired')).toHaveLength(1);
+      expect(await auditRows(t, 'device', device.deviceId, 'device.retired')).toHaveLength(1);
     });
 
     it('refuses writes to a viewer (403) and answers 404 for a foreign device', async () => {
       const device = await seedDevice(t, tenant, type);
-      const viewer = await member(tenant, 'tenant_viewer');
+      const viewer = (await member(t, tenant, 'tenant_viewer')).api;
       await viewer.get(devicePath(device)).expect(200);
       const denied = await viewer.patch(devicePath(device), { name: 'x' }).expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:write' });
@@ -357,7 +346,7 @@ describe('devices API', () => {
       expect(list.body.totalCount).toBe(2);
       expect((await admin.get(devicePath(device)).expect(200)).body.currentAssignment.deviceAssignmentId).toBe(second.body.deviceAssignmentId);
 
-      const events = await auditRows(t, device.deviceId, 'device.assigned');
+      const events = await auditRows(t, 'device', device.deviceId, 'device.assigned');
       expect(events.map((event) => event.metadata.previousOrganizationUnitId)).toEqual([null, a.organizationUnitId]);
     });
 
@@ -400,7 +389,7 @@ describe('devices API', () => {
       expect((await admin.get(devicePath(device)).expect(200)).body.currentAssignment).toBeNull();
       const again = await admin.post(`${assignmentsPath(device)}/${open.deviceAssignmentId}/end`).expect(409);
       expect(again.body.error.details.reason).toBe('assignment_closed');
-      expect(await auditRows(t, device.deviceId, 'device.assignment_ended')).toHaveLength(1);
+      expect(await auditRows(t, 'device', device.deviceId, 'device.assignment_ended')).toHaveLength(1);
 
       // A new period may not start before the last one ended.
       const early = await admin.post(assignmentsPath(device), { organizationUnitId: unit.organizationUnitId, validFrom: ago(10) }).expect(400);
@@ -436,21 +425,43 @@ describe('devices API', () => {
 
     it('needs devices:assign covering both the current and the target unit', async () => {
       const [mine, other] = [await seedUnit(t, tenant), await seedUnit(t, tenant)];
-      const operator = await member(tenant, 'tenant_operator', mine);
+      const operator = (await member(t, tenant, 'tenant_operator', mine)).api;
       const device = await seedDevice(t, tenant, type, mine);
       // The target is outside the operator's scope: invisible, so a reference error.
       const outside = await operator.post(assignmentsPath(device), { organizationUnitId: other.organizationUnitId }).expect(400);
       expect(fieldsOf(outside)).toEqual([{ path: 'body.organizationUnitId', rule: 'reference_not_found' }]);
-      const viewer = await member(tenant, 'tenant_viewer');
+      const viewer = (await member(t, tenant, 'tenant_viewer')).api;
       const denied = await viewer.post(assignmentsPath(device), { organizationUnitId: other.organizationUnitId }).expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:assign' });
+
+      // A caller who sees both units but may assign in only one of them: refused whichever one it lacks.
+      const [current, target] = [await seedUnit(t, tenant), await seedUnit(t, tenant)];
+      const twoGrants = async (onCurrent: TenantRole, onTarget: TenantRole) => {
+        const user = await seedUser(t);
+        await seedGrant(t, user.userId, tenant, onCurrent, current);
+        await seedGrant(t, user.userId, tenant, onTarget, target);
+        return as(t, (await login(t, user.username, user.password)).accessToken);
+      };
+      const placed = await seedDevice(t, tenant, type, current, { validFrom: new Date(ago(60)) });
+      const move = { organizationUnitId: target.organizationUnitId };
+      for (const caller of [await twoGrants('tenant_viewer', 'tenant_operator'), await twoGrants('tenant_operator', 'tenant_viewer')]) {
+        const refused = await caller.post(assignmentsPath(placed), move).expect(403);
+        expect(refused.body.error.details).toEqual({ reason: 'missing_permission', permission: 'devices:assign' });
+      }
+      const [open] = await t.dataSource.query<{ organization_unit_id: string }[]>(
+        'SELECT organization_unit_id FROM device_assignments WHERE device_id = $1 AND valid_to IS NULL',
+        [placed.deviceId],
+      );
+      expect(open).toEqual({ organization_unit_id: current.organizationUnitId });
+      // Covering both, the same move succeeds.
+      await (await twoGrants('tenant_operator', 'tenant_operator')).post(assignmentsPath(placed), move).expect(201);
     });
 
     it('shows a unit-scoped viewer only the periods in its units, and 404 for the others', async () => {
       const [before, mine] = [await seedUnit(t, tenant), await seedUnit(t, tenant)];
       const device = await seedDevice(t, tenant, type, before, { validFrom: new Date(ago(120)) });
       const moved = await admin.post(assignmentsPath(device), { organizationUnitId: mine.organizationUnitId, validFrom: ago(60) }).expect(201);
-      const viewer = await member(tenant, 'tenant_viewer', mine);
+      const viewer = (await member(t, tenant, 'tenant_viewer', mine)).api;
       const list = await viewer.get(assignmentsPath(device)).expect(200);
       expect(list.body.items.map((item: { deviceAssignmentId: string }) => item.deviceAssignmentId)).toEqual([moved.body.deviceAssignmentId]);
       expect(list.body.totalCount).toBe(1);

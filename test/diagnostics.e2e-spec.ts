@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { loginAdmin } from './support/auth';
 import { startTestApp, TestApp } from './support/test-app';
 
-/** Design §5.15 diagnostics: the first ordinary authenticated endpoints. */
+/** Diagnostics: the first ordinary authenticated endpoints. */
 describe('diagnostics', () => {
   let t: TestApp;
   let auth: string;

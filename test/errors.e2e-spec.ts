@@ -70,7 +70,7 @@ describe('error envelope and request validation', () => {
     expect(res.body.name).toBe('x');
   });
 
-  it('reports every field violation with design paths and rule names', async () => {
+  it('reports every field violation with field paths and rule names', async () => {
     const res = await t
       .http()
       .post('/v1/_probe/validate')

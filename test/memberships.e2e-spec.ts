@@ -4,6 +4,8 @@ import { login, loginAdmin, seedUser } from './support/auth';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { fieldsOf, withoutCorrelation } from './support/http';
+import { auditRows } from './support/audit';
+import { member } from './support/member';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -40,20 +42,15 @@ describe('memberships', () => {
   const tenantPath = (tenant: SeededTenant | number) => `/v1/tenants/${typeof tenant === 'number' ? tenant : tenant.tenantNumber}/memberships`;
 
   /** A user with one grant, signed in under `name`. */
-  async function member(name: string, tenant: SeededTenant, role: Role, unit: SeededUnit | null = null, includeDescendants = true) {
-    const user = await seedUser(t);
-    people[name] = user;
-    grants[name] = await seedGrant(t, user.userId, tenant, role, unit, { includeDescendants });
-    tokens[name] = (await login(t, user.username, user.password)).accessToken;
-    return user;
+  async function memberNamed(name: string, tenant: SeededTenant, role: Role, unit: SeededUnit | null = null, includeDescendants = true) {
+    const signedIn = await member(t, tenant, role, unit, includeDescendants);
+    people[name] = signedIn.user;
+    grants[name] = signedIn.membershipId;
+    tokens[name] = signedIn.token;
+    return signedIn.user;
   }
 
-  async function auditOf(membershipId: string) {
-    return t.dataSource.query<{ event_type: string; action: string; tenant_id: string; actor_id: string; metadata: Record<string, unknown> }[]>(
-      `SELECT event_type, action, tenant_id, actor_id, metadata FROM audit_log WHERE entity_type = 'membership' AND entity_id = $1 ORDER BY occurred_at`,
-      [membershipId],
-    );
-  }
+  const auditOf = (membershipId: string) => auditRows(t, 'membership', membershipId);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -62,14 +59,14 @@ describe('memberships', () => {
     [root, region, site] = (await seedChain(t, a, 3)) as [SeededUnit, SeededUnit, SeededUnit];
     sibling = await seedUnit(t, a);
     foreignUnit = await seedUnit(t, b);
-    await member('adminA', a, 'tenant_admin');
-    await member('operatorA', a, 'tenant_operator');
-    await member('viewerA', a, 'tenant_viewer');
-    await member('scopedA', a, 'tenant_admin', region);
-    await member('pointA', a, 'tenant_admin', region, false);
-    await member('siblingViewer', a, 'tenant_viewer', sibling);
-    await member('rootViewer', a, 'tenant_viewer', root);
-    await member('adminB', b, 'tenant_admin');
+    await memberNamed('adminA', a, 'tenant_admin');
+    await memberNamed('operatorA', a, 'tenant_operator');
+    await memberNamed('viewerA', a, 'tenant_viewer');
+    await memberNamed('scopedA', a, 'tenant_admin', region);
+    await memberNamed('pointA', a, 'tenant_admin', region, false);
+    await memberNamed('siblingViewer', a, 'tenant_viewer', sibling);
+    await memberNamed('rootViewer', a, 'tenant_viewer', root);
+    await memberNamed('adminB', b, 'tenant_admin');
     tokens.platformAdmin = (await loginAdmin(t)).accessToken;
   });
   afterAll(() => t.close());
@@ -96,13 +93,13 @@ describe('memberships', () => {
       const read = await as('adminA').get(res.headers.location!).expect(200);
       expect(read.body).toEqual(res.body);
       expect(await auditOf(res.body.membershipId)).toEqual([
-        {
+        expect.objectContaining({
           event_type: 'membership.created',
           action: 'create',
           tenant_id: a.tenantId,
           actor_id: people.adminA!.userId,
           metadata: { userId: user.userId, organizationUnitId: null, role: 'tenant_operator', includeDescendants: true },
-        },
+        }),
       ]);
     });
 

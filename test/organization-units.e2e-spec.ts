@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import type { TenantRole } from '../src/shared/access/permissions';
-import { login, loginAdmin, seedUser } from './support/auth';
-import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
+import { loginAdmin } from './support/auth';
+import { seedChain, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { auditRows } from './support/audit';
+import { member } from './support/member';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -37,14 +38,6 @@ async function inListOrder(t: TestApp, unitIds: string[]): Promise<string[]> {
 const unitsPath = (tenant: SeededTenant) => `/v1/tenants/${tenant.tenantNumber}/organization-units`;
 const unitPath = (unit: { organizationUnitId: string }) => `/v1/organization-units/${unit.organizationUnitId}`;
 
-async function auditRows(t: TestApp, entityId: string, eventType: string) {
-  return t.dataSource.query<{ tenant_id: string; action: string; outcome: string; metadata: Record<string, unknown> }[]>(
-    `SELECT tenant_id, action, outcome, metadata FROM audit_log
-      WHERE entity_type = 'organization_unit' AND entity_id = $1 AND event_type = $2 ORDER BY occurred_at`,
-    [entityId, eventType],
-  );
-}
-
 /** Waits until `count` connections of the test database are blocked on a lock. */
 async function lockWaiters(t: TestApp, count: number): Promise<void> {
   for (let waited = 0; ; waited += 20) {
@@ -60,18 +53,6 @@ async function lockWaiters(t: TestApp, count: number): Promise<void> {
 describe('organization units API', () => {
   let t: TestApp;
   let admin: Api;
-
-  /** A user with one grant, signed in. */
-  async function member(
-    tenant: SeededTenant,
-    role: TenantRole,
-    unit: SeededUnit | null = null,
-    includeDescendants = true,
-  ): Promise<{ api: Api; userId: string; membershipId: string }> {
-    const user = await seedUser(t);
-    const membershipId = await seedGrant(t, user.userId, tenant, role, unit, { includeDescendants });
-    return { api: as(t, (await login(t, user.username, user.password)).accessToken), userId: user.userId, membershipId };
-  }
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -115,7 +96,7 @@ describe('organization units API', () => {
       const read = await admin.get(root.headers.location!).expect(200);
       expect(read.body).toEqual({ ...root.body, hasChildren: true });
 
-      const [audit] = await auditRows(t, child.body.organizationUnitId, 'organization_unit.created');
+      const [audit] = await auditRows(t, 'organization_unit', child.body.organizationUnitId, 'organization_unit.created');
       expect(audit).toMatchObject({
         tenant_id: tenant.tenantId,
         action: 'create',
@@ -126,11 +107,11 @@ describe('organization units API', () => {
 
     it('lets a tenant-level admin create roots; refuses operators and viewers (403 missing_permission)', async () => {
       const tenant = await seedTenant(t);
-      const tenantAdmin = await member(tenant, 'tenant_admin');
+      const tenantAdmin = await member(t, tenant, 'tenant_admin');
       await tenantAdmin.api.post(unitsPath(tenant), { key: uniqueKey(), name: 'Root' }).expect(201);
       const root = await seedUnit(t, tenant);
       for (const role of ['tenant_operator', 'tenant_viewer'] as const) {
-        const { api } = await member(tenant, role);
+        const { api } = await member(t, tenant, role);
         for (const body of [{ key: uniqueKey(), name: 'R' }, { key: uniqueKey(), name: 'C', parentOrganizationUnitId: root.organizationUnitId }]) {
           const res = await api.post(unitsPath(tenant), body).expect(403);
           expect(res.body.error.details).toEqual({ reason: 'missing_permission', permission: 'organization-units:write' });
@@ -141,7 +122,7 @@ describe('organization units API', () => {
     it('lets a unit-scoped admin create below its unit only: not roots, not beside or above it', async () => {
       const tenant = await seedTenant(t);
       const [root, region, site] = await seedChain(t, tenant, 3);
-      const { api } = await member(tenant, 'tenant_admin', region!);
+      const { api } = await member(t, tenant, 'tenant_admin', region!);
       await api.post(unitsPath(tenant), { key: uniqueKey(), name: 'Under region', parentOrganizationUnitId: region!.organizationUnitId }).expect(201);
       await api.post(unitsPath(tenant), { key: uniqueKey(), name: 'Under site', parentOrganizationUnitId: site!.organizationUnitId }).expect(201);
       const underRoot = await api
@@ -154,14 +135,14 @@ describe('organization units API', () => {
     it('does not let a grant without descendants create children of its own unit', async () => {
       const tenant = await seedTenant(t);
       const [, site] = await seedChain(t, tenant, 2);
-      const { api } = await member(tenant, 'tenant_admin', site!, false);
+      const { api } = await member(t, tenant, 'tenant_admin', site!, false);
       await api.get(unitPath(site!)).expect(200);
       const res = await api
         .post(unitsPath(tenant), { key: uniqueKey(), name: 'Child', parentOrganizationUnitId: site!.organizationUnitId })
         .expect(403);
       expect(res.body.error.details).toEqual({ reason: 'missing_permission', permission: 'organization-units:write' });
 
-      const tenantNodeOnly = await member(tenant, 'tenant_admin', null, false);
+      const tenantNodeOnly = await member(t, tenant, 'tenant_admin', null, false);
       await tenantNodeOnly.api.post(unitsPath(tenant), { key: uniqueKey(), name: 'Root' }).expect(403);
     });
 
@@ -171,7 +152,7 @@ describe('organization units API', () => {
       const [, region] = await seedChain(t, tenant, 2);
       const sibling = await seedUnit(t, tenant);
       const foreignUnit = await seedUnit(t, other);
-      const scoped = await member(tenant, 'tenant_admin', region!);
+      const scoped = await member(t, tenant, 'tenant_admin', region!);
       const answers: unknown[] = [];
       for (const [api, parentId] of [
         [admin, randomUUID()],
@@ -267,7 +248,7 @@ describe('organization units API', () => {
     it('answers a foreign tenant exactly like a missing one, even for an admin of its own tenant', async () => {
       const own = await seedTenant(t);
       const foreign = await seedTenant(t);
-      const { api } = await member(own, 'tenant_admin');
+      const { api } = await member(t, own, 'tenant_admin');
       const foreignRes = await api.post(unitsPath(foreign), { key: uniqueKey(), name: 'X' }).expect(404);
       const missingRes = await api.post(`/v1/tenants/${MISSING_NUMBER}/organization-units`, { key: uniqueKey(), name: 'X' }).expect(404);
       expect(foreignRes.body.error.details).toEqual({ resourceType: 'tenant' });
@@ -340,7 +321,7 @@ describe('organization units API', () => {
     });
 
     it('shows a unit-scoped operator its subtree as accessible and the path above it as ancestor, nothing else', async () => {
-      const { api } = await member(tenant, 'tenant_operator', chain[2]!);
+      const { api } = await member(t, tenant, 'tenant_operator', chain[2]!);
       const roots = await api.get(unitsPath(tenant)).expect(200);
       expect(roots.body.items).toEqual([
         expect.objectContaining({ organizationUnitId: chain[0]!.organizationUnitId, scopeRelation: 'ancestor', hasChildren: true }),
@@ -364,7 +345,7 @@ describe('organization units API', () => {
     });
 
     it('limits a grant without descendants to its unit (hasChildren false) and the path above it', async () => {
-      const { api } = await member(tenant, 'tenant_viewer', chain[2]!, false);
+      const { api } = await member(t, tenant, 'tenant_viewer', chain[2]!, false);
       const all = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(ids(all)).toEqual(await inListOrder(t, chain.slice(0, 3).map((unit) => unit.organizationUnitId)));
       expect(byId(all).get(chain[2]!.organizationUnitId)).toMatchObject({ scopeRelation: 'accessible', hasChildren: false });
@@ -373,7 +354,7 @@ describe('organization units API', () => {
     });
 
     it('shows nothing to a grant on the tenant node only', async () => {
-      const { api } = await member(tenant, 'tenant_admin', null, false);
+      const { api } = await member(t, tenant, 'tenant_admin', null, false);
       const res = await api.get(`${unitsPath(tenant)}?q=unit-`).expect(200);
       expect(res.body).toEqual({ items: [], totalCount: 0 });
     });
@@ -395,7 +376,7 @@ describe('organization units API', () => {
 
       const otherFilter = await admin.get(`${unitsPath(tenant)}?cursor=${first.body.nextCursor}`).expect(400);
       expect(fieldsOf(otherFilter)).toEqual([{ path: 'query.cursor', rule: 'cursor_mismatch' }]);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       const otherActor = await api.get(`${query}&cursor=${first.body.nextCursor}`).expect(400);
       expect(fieldsOf(otherActor)).toEqual([{ path: 'query.cursor', rule: 'cursor_mismatch' }]);
     });
@@ -409,7 +390,7 @@ describe('organization units API', () => {
           { path: 'query.limit', rule: 'enum' },
         ]),
       );
-      const { api } = await member(tenant, 'tenant_viewer');
+      const { api } = await member(t, tenant, 'tenant_viewer');
       const foreignRes = await api.get(unitsPath(foreign)).expect(404);
       const missingRes = await api.get(`/v1/tenants/${MISSING_NUMBER}/organization-units`).expect(404);
       expect(withoutCorrelation(foreignRes)).toEqual(withoutCorrelation(missingRes));
@@ -430,7 +411,7 @@ describe('organization units API', () => {
     it('reads a visible unit; ancestors come root first without the unit itself', async () => {
       const tenant = await seedTenant(t);
       const chain = await seedChain(t, tenant, 4);
-      const { api } = await member(tenant, 'tenant_viewer', chain[1]!);
+      const { api } = await member(t, tenant, 'tenant_viewer', chain[1]!);
       const own = await api.get(unitPath(chain[3]!)).expect(200);
       expect(own.body).toMatchObject({ organizationUnitId: chain[3]!.organizationUnitId, scopeRelation: 'accessible', hasChildren: false });
       const up = await api.get(unitPath(chain[0]!)).expect(200);
@@ -451,7 +432,7 @@ describe('organization units API', () => {
       const [, region] = await seedChain(t, tenant, 2);
       const sibling = await seedUnit(t, tenant);
       const foreignUnit = await seedUnit(t, other);
-      const { api } = await member(tenant, 'tenant_admin', region!);
+      const { api } = await member(t, tenant, 'tenant_admin', region!);
       for (const suffix of ['', '/ancestors']) {
         const missing = await api.get(`/v1/organization-units/${randomUUID()}${suffix}`).expect(404);
         expect(missing.body.error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', details: { resourceType: 'organization_unit' } });
@@ -467,7 +448,7 @@ describe('organization units API', () => {
     it('hides a disabled tenant’s units from its members but not from platform admins', async () => {
       const tenant = await seedTenant(t);
       const root = await seedUnit(t, tenant);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       await api.get(unitPath(root)).expect(200);
       await admin.post(`/v1/tenants/${tenant.tenantNumber}/disable`).expect(200);
       const hidden = await api.get(unitPath(root)).expect(404);
@@ -481,12 +462,12 @@ describe('organization units API', () => {
       const tenant = await seedTenant(t);
       const [, region] = await seedChain(t, tenant, 2);
       const site = await seedUnit(t, tenant, region!);
-      const { api } = await member(tenant, 'tenant_admin', region!);
+      const { api } = await member(t, tenant, 'tenant_admin', region!);
       const res = await api.patch(unitPath(site), { name: 'New name', metadata: { a: '1' } }).expect(200);
       expect(res.body).toMatchObject({ name: 'New name', metadata: { a: '1' }, key: site.key, scopeRelation: 'accessible' });
       const again = await api.patch(unitPath(site), { name: 'New name' }).expect(200);
       expect(again.body.updatedAt).toBe(res.body.updatedAt);
-      const audit = await auditRows(t, site.organizationUnitId, 'organization_unit.updated');
+      const audit = await auditRows(t, 'organization_unit', site.organizationUnitId, 'organization_unit.updated');
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ tenant_id: tenant.tenantId, action: 'update', metadata: { changedFields: ['name', 'metadata'] } });
     });
@@ -494,11 +475,11 @@ describe('organization units API', () => {
     it('refuses an ancestor unit, a viewer and an operator with 403 missing_permission', async () => {
       const tenant = await seedTenant(t);
       const [root, region] = await seedChain(t, tenant, 2);
-      const scoped = await member(tenant, 'tenant_admin', region!);
+      const scoped = await member(t, tenant, 'tenant_admin', region!);
       const ancestorRes = await scoped.api.patch(unitPath(root!), { name: 'Not mine' }).expect(403);
       expect(ancestorRes.body.error.details).toEqual({ reason: 'missing_permission', permission: 'organization-units:write' });
       for (const role of ['tenant_viewer', 'tenant_operator'] as const) {
-        const { api } = await member(tenant, role);
+        const { api } = await member(t, tenant, role);
         await api.patch(unitPath(region!), { name: 'Nope' }).expect(403);
       }
       const [{ n }] = await t.dataSource.query(
@@ -526,8 +507,8 @@ describe('organization units API', () => {
     it('disables the subtree effectively, makes grants inside it ineffective on the next request, and reactivates', async () => {
       const tenant = await seedTenant(t);
       const [root, region, site] = await seedChain(t, tenant, 3);
-      const tenantAdmin = await member(tenant, 'tenant_admin');
-      const scoped = await member(tenant, 'tenant_operator', site!);
+      const tenantAdmin = await member(t, tenant, 'tenant_admin');
+      const scoped = await member(t, tenant, 'tenant_operator', site!);
       await scoped.api.get(unitPath(site!)).expect(200);
 
       const disabled = await tenantAdmin.api.post(`${unitPath(region!)}/disable`).expect(200);
@@ -546,7 +527,7 @@ describe('organization units API', () => {
       const again = await tenantAdmin.api.post(`${unitPath(region!)}/disable`).expect(409);
       expect(again.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'disabled' });
       expect(disabled.body.status).toBe('disabled');
-      expect(await auditRows(t, region!.organizationUnitId, 'organization_unit.disabled')).toEqual([
+      expect(await auditRows(t, 'organization_unit', region!.organizationUnitId, 'organization_unit.disabled')).toEqual([
         expect.objectContaining({ tenant_id: tenant.tenantId, action: 'disable', metadata: { status: { before: 'active', after: 'disabled' } } }),
       ]);
 
@@ -554,7 +535,7 @@ describe('organization units API', () => {
       expect(reactivated.body).toMatchObject({ status: 'active', effectiveStatus: 'active' });
       const active = await tenantAdmin.api.post(`${unitPath(region!)}/reactivate`).expect(409);
       expect(active.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'active' });
-      expect(await auditRows(t, region!.organizationUnitId, 'organization_unit.reactivated')).toHaveLength(1);
+      expect(await auditRows(t, 'organization_unit', region!.organizationUnitId, 'organization_unit.reactivated')).toHaveLength(1);
       await scoped.api.get(unitPath(site!)).expect(200);
     });
 
@@ -563,8 +544,8 @@ describe('organization units API', () => {
       const other = await seedTenant(t);
       const [root, region] = await seedChain(t, tenant, 2);
       const foreignUnit = await seedUnit(t, other);
-      const scoped = await member(tenant, 'tenant_admin', region!);
-      const viewer = await member(tenant, 'tenant_viewer');
+      const scoped = await member(t, tenant, 'tenant_admin', region!);
+      const viewer = await member(t, tenant, 'tenant_viewer');
       for (const action of ['disable', 'reactivate']) {
         const ancestor = await scoped.api.post(`${unitPath(root!)}/${action}`).expect(403);
         expect(ancestor.body.error.details.reason).toBe('missing_permission');

@@ -4,7 +4,7 @@ import { KeysetPaginator } from '../src/shared/pagination/keyset-paginator';
 import { startTestApp, TestApp } from './support/test-app';
 
 /*
- * The "Chronological" family (design §4, measurements) on real PostgreSQL, with audit rows standing in for
+ * The "Chronological" family (measurements) on real PostgreSQL, with audit rows standing in for
  * measurements until telemetry exists: (time, key) ascending, ties broken by the key, no total.
  */
 describe('keyset paginator: chronological family', () => {

@@ -6,7 +6,7 @@ import { freePort } from './support/free-port';
 import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitForReady } from './support/service-process';
 
 /*
- * The Postman material (design C13): `npm run postman` turns the OpenAPI document into a collection, and the
+ * The Postman material: `npm run postman` turns the OpenAPI document into a collection, and the
  * curated "Tenant setup" collection in postman/ runs with newman against the real service (`dist/main.js`, as
  * `npm start` runs it, on its own embedded PostgreSQL). Any failed Postman assertion fails this file.
  * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.

@@ -484,7 +484,7 @@ describe('telemetry: write API, current values, measurements', () => {
     });
   });
 
-  describe('visibility (design §3 "Devices")', () => {
+  describe('visibility', () => {
     let unitA: SeededUnit;
     let unitB: SeededUnit;
     let viewer: Api;

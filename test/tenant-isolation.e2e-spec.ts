@@ -7,8 +7,8 @@ import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
 
 /*
- * Tenant isolation (design §2 existence rule, §3 scopes): later modules add their endpoints to the tables
- * below. A foreign or out-of-scope id must be indistinguishable from a random one.
+ * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): later modules add
+ * their endpoints to the tables below. A foreign or out-of-scope id must be indistinguishable from a random one.
  */
 
 type Method = 'get' | 'post' | 'patch';
@@ -20,7 +20,7 @@ interface Probe {
   headers?: Record<string, string>;
 }
 
-/** A valid If-Match, so that lock-versioned writes get past request validation to the lookup (design §2 check order). */
+/** A valid If-Match, so that lock-versioned writes get past request validation to the lookup. */
 const IF_MATCH = { 'If-Match': '"1"' };
 const WINDOW = `from=${encodeURIComponent('2026-01-01T00:00:00Z')}&to=${encodeURIComponent('2026-01-02T00:00:00Z')}`;
 
@@ -368,7 +368,16 @@ describe('tenant isolation', () => {
     await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
     const list = await t.http().get('/v1/tenants').set('Authorization', `Bearer ${token}`).expect(200);
     expect(list.body.items).toEqual([]);
-    expect(ownMembership).toBeDefined();
+    // Only that user loses the tenant: another member's grant in it stays active and effective.
+    const grants = await t.dataSource.query<{ membership_id: string; status: string }[]>(
+      `SELECT membership_id, status FROM memberships WHERE membership_id = ANY($1::uuid[]) ORDER BY status`,
+      [[membership, ownMembership]],
+    );
+    expect(grants).toEqual([
+      { membership_id: ownMembership, status: 'active' },
+      { membership_id: membership, status: 'disabled' },
+    ]);
+    await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${tokens.viewerA}`).expect(200);
   });
 
   it('makes a disabled tenant invisible to its members on the next request, not to platform admins', async () => {

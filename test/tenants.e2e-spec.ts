@@ -1,6 +1,8 @@
 import { login, loginAdmin, seedUser } from './support/auth';
-import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
+import { seedGrant, seedTenant, seedUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { auditRows } from './support/audit';
+import { member } from './support/member';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -10,26 +12,9 @@ const MISSING_NUMBER = 2147483647;
 let counter = 0;
 const uniqueKey = (prefix = 'tn') => `${prefix}-${process.pid}-${++counter}`;
 
-async function auditRows(t: TestApp, tenantId: string, eventType: string) {
-  return t.dataSource.query<{ tenant_id: string; entity_id: string; action: string; outcome: string; metadata: Record<string, unknown> }[]>(
-    `SELECT tenant_id, entity_id, action, outcome, metadata FROM audit_log
-      WHERE entity_type = 'tenant' AND entity_id = $1 AND event_type = $2 ORDER BY occurred_at`,
-    [tenantId, eventType],
-  );
-}
-
 describe('tenants API', () => {
   let t: TestApp;
   let admin: ReturnType<typeof as>;
-
-  /** A user with one grant in `tenant`, signed in. */
-  async function member(tenant: SeededTenant, role: 'tenant_admin' | 'tenant_operator' | 'tenant_viewer', scoped = false) {
-    const user = await seedUser(t);
-    const unit = scoped ? await seedUnit(t, tenant) : null;
-    const membershipId = await seedGrant(t, user.userId, tenant, role, unit);
-    const token = (await login(t, user.username, user.password)).accessToken;
-    return { user, membershipId, api: as(t, token) };
-  }
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -61,7 +46,7 @@ describe('tenants API', () => {
 
       const [killSwitch] = await t.dataSource.query('SELECT state FROM action_kill_switches WHERE tenant_id = $1', [res.body.tenantId]);
       expect(killSwitch).toEqual({ state: 'running' });
-      const [audit] = await auditRows(t, res.body.tenantId, 'tenant.created');
+      const [audit] = await auditRows(t, 'tenant', res.body.tenantId, 'tenant.created');
       expect(audit).toMatchObject({ tenant_id: res.body.tenantId, action: 'create', outcome: 'success' });
 
       const read = await admin.get(res.headers.location!).expect(200);
@@ -107,7 +92,7 @@ describe('tenants API', () => {
 
     it('is for platform admins only, checked before the body (403 platform_admin_required)', async () => {
       const tenant = await seedTenant(t);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       const res = await api.post('/v1/tenants', { nonsense: true }).expect(403);
       expect(res.body.error.details).toEqual({ reason: 'platform_admin_required' });
     });
@@ -126,7 +111,7 @@ describe('tenants API', () => {
         ['tenant_operator', true],
         ['tenant_admin', true],
       ] as const) {
-        const { api } = await member(tenant, role, scoped);
+        const { api } = await member(t, tenant, role, scoped ? await seedUnit(t, tenant) : null);
         const res = await api.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200);
         expect(res.body).toMatchObject({ tenantId: tenant.tenantId, tenantNumber: tenant.tenantNumber, key: tenant.key, status: 'active' });
       }
@@ -135,7 +120,7 @@ describe('tenants API', () => {
     it('answers a foreign tenant exactly like a missing one (existence rule)', async () => {
       const own = await seedTenant(t);
       const foreign = await seedTenant(t);
-      const { api } = await member(own, 'tenant_admin');
+      const { api } = await member(t, own, 'tenant_admin');
       const foreignRes = await api.get(`/v1/tenants/${foreign.tenantNumber}`).expect(404);
       const missingRes = await api.get(`/v1/tenants/${MISSING_NUMBER}`).expect(404);
       expect(foreignRes.body.error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', details: { resourceType: 'tenant' } });
@@ -166,7 +151,7 @@ describe('tenants API', () => {
 
     it('validates tenantNumber before looking the tenant up, for non-admins too', async () => {
       const tenant = await seedTenant(t);
-      const { api } = await member(tenant, 'tenant_viewer');
+      const { api } = await member(t, tenant, 'tenant_viewer');
       const res = await api.patch('/v1/tenants/0', { name: 'x' }).expect(400);
       expect(fieldsOf(res)).toEqual([{ path: 'params.tenantNumber', rule: 'minimum' }]);
     });
@@ -222,7 +207,7 @@ describe('tenants API', () => {
       const alsoMine = await seedTenant(t);
       await seedTenant(t);
       const revoked = await seedTenant(t);
-      const { user, api } = await member(mine, 'tenant_viewer');
+      const { user, api } = await member(t, mine, 'tenant_viewer');
       const unit = await seedUnit(t, alsoMine);
       await seedGrant(t, user.userId, alsoMine, 'tenant_operator', unit);
       await seedGrant(t, user.userId, revoked, 'tenant_admin', null, { status: 'disabled' });
@@ -250,14 +235,14 @@ describe('tenants API', () => {
   describe('PATCH /v1/tenants/{tenantNumber}', () => {
     it('lets a tenant-level admin rename and replace metadata; audits tenant.updated', async () => {
       const tenant = await seedTenant(t);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       const before = await api.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200);
       const res = await api.patch(`/v1/tenants/${tenant.tenantNumber}`, { name: 'Renamed', metadata: { a: 'b' } }).expect(200);
       expect(res.body).toMatchObject({ name: 'Renamed', metadata: { a: 'b' }, key: tenant.key, createdAt: before.body.createdAt });
       expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(before.body.updatedAt));
       const replaced = await api.patch(`/v1/tenants/${tenant.tenantNumber}`, { metadata: { c: 'd' } }).expect(200);
       expect(replaced.body.metadata).toEqual({ c: 'd' });
-      const audit = await auditRows(t, tenant.tenantId, 'tenant.updated');
+      const audit = await auditRows(t, 'tenant', tenant.tenantId, 'tenant.updated');
       expect(audit).toHaveLength(2);
       expect(audit[0]).toMatchObject({ tenant_id: tenant.tenantId, action: 'update', metadata: { changedFields: ['name', 'metadata'] } });
     });
@@ -266,7 +251,7 @@ describe('tenants API', () => {
       const tenant = await seedTenant(t, { name: 'Same' });
       const res = await admin.patch(`/v1/tenants/${tenant.tenantNumber}`, { name: 'Same' }).expect(200);
       expect(res.body.name).toBe('Same');
-      expect(await auditRows(t, tenant.tenantId, 'tenant.updated')).toEqual([]);
+      expect(await auditRows(t, 'tenant', tenant.tenantId, 'tenant.updated')).toEqual([]);
     });
 
     it('refuses operators, viewers and unit-scoped admins (403 missing_permission, audited as denied)', async () => {
@@ -276,7 +261,7 @@ describe('tenants API', () => {
         ['tenant_viewer', false],
         ['tenant_admin', true],
       ] as const) {
-        const { api } = await member(tenant, role, scoped);
+        const { api } = await member(t, tenant, role, scoped ? await seedUnit(t, tenant) : null);
         const res = await api.patch(`/v1/tenants/${tenant.tenantNumber}`, { name: 'Nope' }).expect(403);
         expect(res.body.error.details).toEqual({ reason: 'missing_permission', permission: 'tenant:write' });
       }
@@ -302,7 +287,7 @@ describe('tenants API', () => {
     it('answers a foreign tenant like a missing one, before the permission', async () => {
       const own = await seedTenant(t);
       const foreign = await seedTenant(t);
-      const { api } = await member(own, 'tenant_viewer');
+      const { api } = await member(t, own, 'tenant_viewer');
       const foreignRes = await api.patch(`/v1/tenants/${foreign.tenantNumber}`, { name: 'x' }).expect(404);
       const missingRes = await api.patch(`/v1/tenants/${MISSING_NUMBER}`, { name: 'x' }).expect(404);
       expect(withoutCorrelation(foreignRes)).toEqual(withoutCorrelation(missingRes));
@@ -312,7 +297,7 @@ describe('tenants API', () => {
   describe('POST /v1/tenants/{tenantNumber}/disable and /reactivate', () => {
     it('disables: members lose the tenant on their next request, platform admins keep it; reactivation restores it', async () => {
       const tenant = await seedTenant(t);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       await api.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200);
 
       const disabled = await admin.post(`/v1/tenants/${tenant.tenantNumber}/disable`).expect(200);
@@ -325,21 +310,21 @@ describe('tenants API', () => {
       const again = await admin.post(`/v1/tenants/${tenant.tenantNumber}/disable`).expect(409);
       expect(again.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'disabled' });
       expect(disabled.body.status).toBe('disabled');
-      expect(await auditRows(t, tenant.tenantId, 'tenant.disabled')).toHaveLength(1);
+      expect(await auditRows(t, 'tenant', tenant.tenantId, 'tenant.disabled')).toHaveLength(1);
 
       const reactivated = await admin.post(`/v1/tenants/${tenant.tenantNumber}/reactivate`).expect(200);
       expect(reactivated.body.status).toBe('active');
       const active = await admin.post(`/v1/tenants/${tenant.tenantNumber}/reactivate`).expect(409);
       expect(active.body.error.details).toEqual({ reason: 'invalid_state', currentStatus: 'active' });
       await api.get(`/v1/tenants/${tenant.tenantNumber}`).expect(200);
-      const [audit] = await auditRows(t, tenant.tenantId, 'tenant.reactivated');
+      const [audit] = await auditRows(t, 'tenant', tenant.tenantId, 'tenant.reactivated');
       expect(audit).toMatchObject({ tenant_id: tenant.tenantId, action: 'reactivate', metadata: { status: { before: 'disabled', after: 'active' } } });
-      expect(await auditRows(t, tenant.tenantId, 'tenant.reactivated')).toHaveLength(1);
+      expect(await auditRows(t, 'tenant', tenant.tenantId, 'tenant.reactivated')).toHaveLength(1);
     });
 
     it('is for platform admins only, before the tenant lookup (403)', async () => {
       const tenant = await seedTenant(t);
-      const { api } = await member(tenant, 'tenant_admin');
+      const { api } = await member(t, tenant, 'tenant_admin');
       for (const action of ['disable', 'reactivate']) {
         const res = await api.post(`/v1/tenants/${tenant.tenantNumber}/${action}`).expect(403);
         expect(res.body.error.details).toEqual({ reason: 'platform_admin_required' });

@@ -80,7 +80,7 @@ describe('unit of work, audit and events', () => {
   });
 });
 
-describe('correlation id (design C11)', () => {
+describe('correlation id', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { login, loginAdmin } from './support/auth';
 import { startTestApp, TEST_ADMIN, TestApp } from './support/test-app';
 import { as, fieldsOf } from './support/http';
+import { auditRows } from './support/audit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -51,14 +52,6 @@ async function createAdmin(t: TestApp, adminToken: string): Promise<{ user: Crea
   const user = await createUser(t, adminToken, { username: `admin-${counter + 1}` });
   await as(t, adminToken).put(`/v1/users/${user.userId}/platform-roles/platform_admin`).expect(200);
   return { user, token: await activate(t, user) };
-}
-
-async function auditRows(t: TestApp, entityId: string, eventType?: string) {
-  return t.dataSource.query<{ event_type: string; action: string; actor_type: string; actor_id: string; outcome: string; metadata: Record<string, unknown> }[]>(
-    `SELECT event_type, action, actor_type, actor_id, outcome, metadata FROM audit_log
-      WHERE entity_type = 'user' AND entity_id = $1 AND ($2::text IS NULL OR event_type = $2) ORDER BY occurred_at`,
-    [entityId, eventType ?? null],
-  );
 }
 
 /** Waits until `count` connections of the test database are blocked on a lock. */
@@ -141,7 +134,7 @@ describe('users API', () => {
       const token = await activate(t, user);
       const api = as(t, token) as unknown as Record<string, (path: string, body?: object) => Promise<{ status: number; body: { error: { code: string; details: { reason: string } } } }>>;
       for (const [method, path] of ROUTES) {
-        // An invalid body too: the role is checked first (design §2 check order).
+        // An invalid body too: the role is checked first.
         const res = await api[method]!(path, { nonsense: true });
         expect([method, path, res.status]).toEqual([method, path, 403]);
         expect(res.body.error).toMatchObject({ code: 'AUTHORIZATION_FAILED', details: { reason: 'platform_admin_required' } });
@@ -197,7 +190,7 @@ describe('users API', () => {
       const signedIn = await login(t, 'grace.hopper', body.temporaryPassword);
       expect(signedIn.body.passwordChangeRequired).toBe(true);
 
-      const [audit] = await auditRows(t, res.body.userId, 'user.created');
+      const [audit] = await auditRows(t, 'user', res.body.userId, 'user.created');
       expect(audit).toMatchObject({ action: 'create', actor_type: 'user', actor_id: adminId, outcome: 'success' });
     });
 
@@ -445,7 +438,7 @@ describe('users API', () => {
         updatedAt: expect.stringMatching(ISO_MS),
       });
       expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(before.body.updatedAt));
-      const audit = await auditRows(t, user.userId, 'user.updated');
+      const audit = await auditRows(t, 'user', user.userId, 'user.updated');
       expect(audit).toEqual([
         expect.objectContaining({
           action: 'update',
@@ -460,8 +453,8 @@ describe('users API', () => {
       const before = await as(t, adminToken).get(`/v1/users/${user.userId}`).expect(200);
       const res = await as(t, adminToken).patch(`/v1/users/${user.userId}`, { status: 'active', displayName: 'Same Name' }).expect(200);
       expect(res.body).toEqual(before.body);
-      expect(await auditRows(t, user.userId, 'user.updated')).toEqual([]);
-      expect(await auditRows(t, user.userId, 'user.reactivated')).toEqual([]);
+      expect(await auditRows(t, 'user', user.userId, 'user.updated')).toEqual([]);
+      expect(await auditRows(t, 'user', user.userId, 'user.reactivated')).toEqual([]);
     });
 
     it('needs at least one property and validates each', async () => {
@@ -482,7 +475,7 @@ describe('users API', () => {
       ]);
       const password = await as(t, adminToken).patch(`/v1/users/${user.userId}`, { temporaryPassword: 'long-enough-password' }).expect(400);
       expect(fieldsOf(password)).toEqual([{ path: 'body.temporaryPassword', rule: 'unknown_property' }]);
-      // Validation comes before the lookup (design §2 check order).
+      // Validation comes before the lookup.
       await as(t, adminToken).patch(`/v1/users/${UNKNOWN_ID}`, {}).expect(400);
       const missing = await as(t, adminToken).patch(`/v1/users/${UNKNOWN_ID}`, { displayName: 'X' }).expect(404);
       expect(missing.body.error.details).toEqual({ resourceType: 'user' });
@@ -517,7 +510,7 @@ describe('users API', () => {
       );
       expect(sessions).toEqual([{ revoke_reason: 'user_disabled' }]);
       await t.http().post('/v1/auth/login').send({ identifier: user.username, password: user.password }).expect(401);
-      expect(await auditRows(t, user.userId, 'user.disabled')).toEqual([
+      expect(await auditRows(t, 'user', user.userId, 'user.disabled')).toEqual([
         expect.objectContaining({
           action: 'disable',
           actor_id: adminId,
@@ -527,11 +520,11 @@ describe('users API', () => {
 
       // Disabling again changes nothing.
       await as(t, adminToken).patch(`/v1/users/${user.userId}`, { status: 'disabled' }).expect(200);
-      expect(await auditRows(t, user.userId, 'user.disabled')).toHaveLength(1);
+      expect(await auditRows(t, 'user', user.userId, 'user.disabled')).toHaveLength(1);
 
       const back = await as(t, adminToken).patch(`/v1/users/${user.userId}`, { status: 'active' }).expect(200);
       expect(back.body.status).toBe('active');
-      expect(await auditRows(t, user.userId, 'user.reactivated')).toEqual([
+      expect(await auditRows(t, 'user', user.userId, 'user.reactivated')).toEqual([
         expect.objectContaining({ action: 'reactivate', metadata: { changedFields: ['status'], status: { before: 'disabled', after: 'active' } } }),
       ]);
       await login(t, user.username, user.password);
@@ -587,7 +580,7 @@ describe('users API', () => {
       const again = await login(t, user.username, temporaryPassword);
       expect(again.body.passwordChangeRequired).toBe(true);
       await as(t, again.accessToken).get('/v1/auth/me').expect(200);
-      expect(await auditRows(t, user.userId, 'user.temporary_password_set')).toEqual([
+      expect(await auditRows(t, 'user', user.userId, 'user.temporary_password_set')).toEqual([
         expect.objectContaining({ action: 'set_temporary_password', actor_id: adminId, metadata: { revokedSessions: 1 } }),
       ]);
     });
@@ -631,7 +624,7 @@ describe('users API', () => {
       const second = await as(t, adminToken).put(role).expect(200);
       expect(second.body).toEqual(first.body);
       await as(t, token).get('/v1/users').expect(200);
-      expect(await auditRows(t, user.userId, 'user.platform_role_granted')).toEqual([
+      expect(await auditRows(t, 'user', user.userId, 'user.platform_role_granted')).toEqual([
         expect.objectContaining({ action: 'grant_platform_role', actor_id: adminId, metadata: { role: 'platform_admin' } }),
       ]);
     });
@@ -645,7 +638,7 @@ describe('users API', () => {
       expect(second.body).toEqual(first.body);
       const denied = await as(t, other.token).get('/v1/users').expect(403);
       expect(denied.body.error.details).toEqual({ reason: 'platform_admin_required' });
-      expect(await auditRows(t, other.user.userId, 'user.platform_role_revoked')).toEqual([
+      expect(await auditRows(t, 'user', other.user.userId, 'user.platform_role_revoked')).toEqual([
         expect.objectContaining({ action: 'revoke_platform_role', actor_id: adminId, metadata: { role: 'platform_admin' } }),
       ]);
     });

@@ -12,7 +12,7 @@ export interface ReadinessBody {
   checks: Record<string, CheckResult>;
 }
 
-/** Probes sit outside `/v1` and are public: kubelets cannot present user tokens (design §5.15). */
+/** Probes sit outside `/v1` and are public: kubelets cannot present user tokens. */
 @ApiTags('probes')
 @Public()
 @Controller()

@@ -3,7 +3,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 
-/** Paths pino replaces with [REDACTED]: credentials must never reach a log line (design C12). */
+/** Paths pino replaces with [REDACTED]: credentials must never reach a log line. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',

@@ -31,7 +31,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, ref
   return withDocumentation(withErrorEnvelope(SwaggerModule.createDocument(app, config)));
 }
 
-/** Every /v1 operation answers failures with the one envelope of the spec: documented once, referenced by all. */
+/** Every /v1 operation answers failures with the one error envelope: documented once, referenced by all. */
 function withErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
   document.components = document.components ?? {};
   document.components.schemas = {

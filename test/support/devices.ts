@@ -10,7 +10,7 @@ import type { TestApp } from './test-app';
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 
-/** A random devEui in the spec's form (16 uppercase hex digits). */
+/** A random devEui in the API's form (16 uppercase hex digits). */
 export const randomDevEui = (): string => randomBytes(8).toString('hex').toUpperCase();
 
 export interface SeededDeviceType {

@@ -21,7 +21,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The bootstrapped platform admin of every test app (design §5.2). */
+/** The bootstrapped platform admin of every test app. */
 export const TEST_ADMIN = { username: 'root-admin', email: 'root@uplink.test', password: 'root-admin-password-1' };
 export const TEST_ORIGIN = 'https://console.uplink.test';
 

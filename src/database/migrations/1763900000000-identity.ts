@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Users, their sessions and refresh tokens, and the login throttle (design §5.1 to §5.3). */
+/** Users, their sessions and refresh tokens, and the login throttle. */
 export class Identity1763900000000 implements MigrationInterface {
   name = 'Identity1763900000000';
 
@@ -22,7 +22,7 @@ export class Identity1763900000000 implements MigrationInterface {
         updated_at               timestamptz  NOT NULL DEFAULT clock_timestamp()
       )
     `);
-    // Duplicates are compared case-insensitively (design §5.3).
+    // Duplicates are compared case-insensitively.
     await queryRunner.query(`CREATE UNIQUE INDEX users_username_ci_key ON users (lower(username))`);
     await queryRunner.query(`CREATE UNIQUE INDEX users_email_ci_key ON users (lower(email))`);
     await queryRunner.query(`CREATE INDEX users_page_idx ON users (created_at, user_id)`);

@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Tenants, the organization-unit tree and membership grants (design §3, §5.4 to §5.6).
+ * Tenants, the organization-unit tree and membership grants.
  *
  * The tree is stored as a materialized path: `ancestor_ids` lists a unit's ancestors root first (self excluded),
  * so "all descendants of X" is `ancestor_ids @> ARRAY[X]` and "is X inside a set S" is `id = ANY(S) OR
- * ancestor_ids && S`, both single GIN-indexed predicates. Units are never re-parented (design C4), so paths
+ * ancestor_ids && S`, both single GIN-indexed predicates. Units are never re-parented, so paths
  * never change.
  */
 export class Tenancy1763950000000 implements MigrationInterface {
@@ -27,7 +27,7 @@ export class Tenancy1763950000000 implements MigrationInterface {
     `);
     await queryRunner.query(`ALTER SEQUENCE tenant_number_seq OWNED BY tenants.tenant_number`);
     await queryRunner.query(`CREATE INDEX tenants_page_idx ON tenants (created_at, tenant_id)`);
-    // Every tenant has its e-mail kill-switch from creation on (design §5.4); the actions module uses it.
+    // Every tenant has its e-mail kill-switch from creation on; the actions module uses it.
     await queryRunner.query(`
       CREATE TABLE action_kill_switches (
         tenant_id          uuid         PRIMARY KEY REFERENCES tenants (tenant_id),
@@ -78,7 +78,7 @@ export class Tenancy1763950000000 implements MigrationInterface {
         FOREIGN KEY (tenant_id, organization_unit_id) REFERENCES organization_units (tenant_id, organization_unit_id)
       )
     `);
-    // At most one active grant per user and target (the tenant itself, or one unit): design §3.
+    // At most one active grant per user and target (the tenant itself, or one unit).
     await queryRunner.query(`
       CREATE UNIQUE INDEX memberships_active_target_key ON memberships
         (user_id, tenant_id, coalesce(organization_unit_id, '00000000-0000-0000-0000-000000000000'::uuid))

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Device catalog, devices, assignment periods and telemetry storage (design §5.8, §5.9, §7, §9.4 step 5).
+ * Device catalog, devices, assignment periods and telemetry storage.
  *
  * Invariants held by PostgreSQL, not only by the code:
  * - a devEui is taken by at most one non-retired device across all tenants (partial unique index);
@@ -12,7 +12,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Telemetry layout. The reads are per device: "one device, its fields, a time range", raw or bucketed. So
  * measurements are keyed and indexed by (device_id, observed_at, field_no), which is also the upsert key of
- * §9.4 step 5: a read is one index range scan whose cost depends on the rows it returns, not on the table size,
+ * A read is one index range scan whose cost depends on the rows it returns, not on the table size,
  * and a raw page comes out of the index already in (time, field) order. Time before field also makes writes
  * cheaper: an uplink's values of one instant are neighbours in the index, so a batch touches one leaf page per
  * device instead of one per (device, field) (measured on the upsert: about 1.25x the rows/s of (device, field,

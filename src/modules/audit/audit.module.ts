@@ -4,7 +4,7 @@ import { AuditLogsController } from './audit-logs.controller';
 import { ListAuditLogsHandler } from './list-audit-logs/list-audit-logs.handler';
 import { ListTenantAuditLogsHandler } from './list-tenant-audit-logs/list-tenant-audit-logs.handler';
 
-/** Design §5.7: tenant and global audit queries. */
+/** Tenant and global audit queries. */
 @Module({
   imports: [PaginationModule],
   controllers: [AuditLogsController],

@@ -8,8 +8,8 @@ import { FIELD_KEY_PATTERN } from './domain/device-field-definition.entity';
 
 /*
  * The `{key}` of `/v1/device-types/{deviceTypeId}/fields/{key}…`, read synchronously and after `{deviceTypeId}`:
- * Nest resolves a route's parameters concurrently, so this is what makes the first failure the one design §2
- * names (path in order, then headers, then the body), whatever the parameter order.
+ * Nest resolves a route's parameters concurrently, so this is what makes the first failure the one reported
+ * first (path in order, then headers, then the body), whatever the parameter order.
  */
 
 function fieldKeyOf(req: Request): string {
@@ -39,5 +39,5 @@ const pathParam =
 export const FieldKeyParam = (): ParameterDecorator =>
   documented(fieldKeyOf, pathParam('key', { type: 'string', pattern: FIELD_KEY_PATTERN.source }));
 
-/** `If-Match` (design C5) on the field routes: checked after `{deviceTypeId}` and `{key}`. */
+/** `If-Match` on the field routes: checked after `{deviceTypeId}` and `{key}`. */
 export const FieldIfMatch = (): ParameterDecorator => IfMatch(fieldKeyOf);

@@ -16,7 +16,7 @@ import { ListDeviceTypesHandler } from './list-device-types/list-device-types.ha
 import { UpdateDeviceFieldHandler } from './update-device-field/update-device-field.handler';
 import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type.handler';
 
-/** Design §5.8: the tenant's device types and their field definitions (the telemetry contract). */
+/** The tenant's device types and their field definitions (the telemetry contract). */
 @Module({
   imports: [PaginationModule],
   controllers: [DeviceTypesController, DeviceFieldsController],

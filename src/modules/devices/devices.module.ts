@@ -15,7 +15,7 @@ import { ListDeviceAssignmentsHandler } from './list-device-assignments/list-dev
 import { ListDevicesHandler } from './list-devices/list-devices.handler';
 import { UpdateDeviceHandler } from './update-device/update-device.handler';
 
-/** Design §5.9: devices, their lifecycle and assignment periods. */
+/** Devices, their lifecycle and assignment periods. */
 @Module({
   imports: [PaginationModule],
   controllers: [DevicesController, DeviceAssignmentsController],

@@ -21,7 +21,7 @@ import { RefreshHandler } from './refresh/refresh.handler';
 import { RevokeSessionHandler } from './revoke-session/revoke-session.handler';
 import { SessionsController } from './sessions.controller';
 
-/** Sign-in, sessions and the access token every other module trusts (design §5.1, §5.2). */
+/** Sign-in, sessions and the access token every other module trusts. */
 @Module({
   imports: [
     PassportModule,

@@ -9,7 +9,7 @@ import { ListMembershipsHandler } from './list-memberships/list-memberships.hand
 import { MembershipsController } from './memberships.controller';
 import { UpdateMembershipHandler } from './update-membership/update-membership.handler';
 
-/** Design §5.6: membership grants, scoped by their target (tenant or unit). */
+/** Membership grants, scoped by their target (tenant or unit). */
 @Module({
   imports: [PaginationModule],
   controllers: [MembershipsController],

@@ -10,7 +10,7 @@ import { ListOrganizationUnitsHandler } from './list-organization-units/list-org
 import { OrganizationUnitsController } from './organization-units.controller';
 import { UpdateOrganizationUnitHandler } from './update-organization-unit/update-organization-unit.handler';
 
-/** Design §5.5: the organization-unit tree. */
+/** The organization-unit tree. */
 @Module({
   imports: [PaginationModule],
   controllers: [OrganizationUnitsController],

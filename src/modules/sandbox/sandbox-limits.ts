@@ -10,7 +10,7 @@ export interface SandboxLimits {
   maxIsolates: number;
 }
 
-/** Fixed by the contract (§9.2), not configuration. */
+/** Fixed by the script contract, not configuration. */
 export const SANDBOX_OUTPUT_LIMITS = {
   maxResultBytes: 64 * 1024,
   maxLogLines: 100,

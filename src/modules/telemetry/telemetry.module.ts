@@ -9,7 +9,7 @@ import { TelemetryWriter } from './storage/telemetry-writer';
 import { TelemetryController } from './telemetry.controller';
 
 /**
- * Design §5.9 telemetry reads and the §9.4 step 5 write API (TelemetryWriter, TelemetryFieldReader) that flow
+ * Telemetry reads and the write API (TelemetryWriter, TelemetryFieldReader) that flow
  * executions call. Devices are resolved by the devices module's DeviceReader, fields read by DeviceFieldReader.
  */
 @Module({

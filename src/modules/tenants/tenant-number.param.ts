@@ -5,7 +5,7 @@ import { ValidationFailedError } from '../../shared/errors/domain-error';
 
 export const MAX_TENANT_NUMBER = 2147483647;
 
-/** Design C7: `tenantNumber` is an int32 from 1, written in plain digits; anything else is a 400 naming the parameter. */
+/** `tenantNumber` is an int32 from 1, written in plain digits; anything else is a 400 naming the parameter. */
 export function parseTenantNumber(value: unknown, name = 'tenantNumber'): number {
   const path = `params.${name}`;
   if (typeof value !== 'string' || !/^-?[0-9]+$/.test(value)) {

@@ -15,7 +15,7 @@ export interface TenantLike {
   updatedAt: Date;
 }
 
-/** Design §6 Tenant: the spec's record plus `metadata`; `status` `active`/`disabled`. */
+/** A tenant: its public record plus `metadata`; `status` `active`/`disabled`. */
 export class TenantResponse {
   @ApiProperty({ format: 'uuid' })
   tenantId!: string;

@@ -8,7 +8,7 @@ import { ListTenantsHandler } from './list-tenants/list-tenants.handler';
 import { TenantsController } from './tenants.controller';
 import { UpdateTenantHandler } from './update-tenant/update-tenant.handler';
 
-/** Design §5.4: tenants. */
+/** Tenants. */
 @Module({
   imports: [PaginationModule],
   controllers: [TenantsController],

@@ -12,7 +12,7 @@ import { SetTemporaryPasswordHandler } from './set-temporary-password/set-tempor
 import { UpdateUserHandler } from './update-user/update-user.handler';
 import { UsersController } from './users.controller';
 
-/** Platform-admin management of global users and their platform role (design §5.3). */
+/** Platform-admin management of global users and their platform role. */
 @Module({
   imports: [IdentityModule, PaginationModule],
   controllers: [UsersController],

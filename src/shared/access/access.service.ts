@@ -18,7 +18,7 @@ export interface TenantRow {
   updatedAt: Date;
 }
 
-/** An effective grant of the caller in one tenant (design §3 "Effective"). */
+/** An effective grant of the caller in one tenant. */
 export interface EffectiveGrant {
   membershipId: string;
   role: TenantRole;
@@ -42,7 +42,7 @@ export interface SqlPredicate {
 }
 
 /**
- * What one caller may do in one tenant, computed once per request (design §3, §8). Platform admins hold every
+ * What one caller may do in one tenant, computed once per request. Platform admins hold every
  * permission over the whole scope. Lists never filter in memory: `accessibleUnits` and `visibleUnits` give the
  * SQL predicates to join.
  */
@@ -72,7 +72,7 @@ export class TenantAccess {
     );
   }
 
-  /** Design §3 accessible set: the unit is a grant's target, or below a grant target with descendants. */
+  /** The accessible set: the unit is a grant's target, or below a grant target with descendants. */
   covers(permission: Permission, unit: UnitRef): boolean {
     if (this.coversWholeTree(permission)) return true;
     return this.grantsWith(permission).some(
@@ -168,14 +168,14 @@ const TENANT_COLUMNS = `t.tenant_id AS "tenantId", t.tenant_number AS "tenantNum
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
 /**
- * Design §3 "Effective", the target part: the grant is tenant-level, or its unit `ou` and all the unit's
+ * An effective grant, the target part: the grant is tenant-level, or its unit `ou` and all the unit's
  * ancestors are active. Every query over grants (`m`) uses this one fragment.
  */
 const EFFECTIVE_TARGET = `(m.organization_unit_id IS NULL OR (ou.status = 'active' AND NOT EXISTS (
   SELECT 1 FROM organization_units a WHERE a.organization_unit_id = ANY(ou.ancestor_ids) AND a.status = 'disabled')))`;
 
 /**
- * Design §3 "Effective": membership active, user active, tenant `t` active, and an effective target: the grants
+ * Membership active, user active, tenant `t` active, and an effective target: the grants
  * of user `$2` in the tenant row `t` of the enclosing query, as one JSON array.
  */
 const EFFECTIVE_GRANTS_JSON = `(
@@ -188,8 +188,8 @@ const EFFECTIVE_GRANTS_JSON = `(
        AND ${EFFECTIVE_TARGET}) g)`;
 
 /**
- * The one access layer: who may see and do what in a tenant. Tenant resolution applies the existence rule
- * (design §2): a tenant without an effective grant answers exactly the 404 of a missing one.
+ * The one access layer: who may see and do what in a tenant. Tenant resolution applies the existence rule:
+ * a tenant without an effective grant answers exactly the 404 of a missing one.
  */
 @Injectable()
 export class AccessService {

@@ -1,4 +1,4 @@
-/** Design §8: tenant roles, permissions and the scope each permission is evaluated at. */
+/** Tenant roles, permissions and the scope each permission is evaluated at. */
 export const TENANT_ROLES = ['tenant_admin', 'tenant_operator', 'tenant_viewer'] as const;
 export type TenantRole = (typeof TENANT_ROLES)[number];
 

@@ -7,9 +7,9 @@ import { Permission, PERMISSION_SCOPES } from './permissions';
 export const REQUIRED_PERMISSION = 'uplink:requiredPermission';
 
 /**
- * Declares the permission a route needs; its scope kind (`T`, `S`, `*`) comes from the design §8 matrix. The
- * check itself runs in the handler, after request validation and the 404 of the target (design §2 check
- * order), through `TenantAccess.require(caller.permission, unit?)`.
+ * Declares the permission a route needs; its scope kind (`T`, `S`, `*`) comes from `permissions.ts`. The
+ * check itself runs in the handler, after request validation and the 404 of the target, through
+ * `TenantAccess.require(caller.permission, unit?)`.
  */
 export const RequirePermission = (permission: Permission): MethodDecorator =>
   applyDecorators(

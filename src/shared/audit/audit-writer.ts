@@ -6,7 +6,7 @@ import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
 import { AuditLogEntity, AuditOutcome } from './audit-log.entity';
 
 export interface AuditEntry {
-  /** `<entityType>.<past tense>`, e.g. `device.assigned` (design §10). */
+  /** `<entityType>.<past tense>`, e.g. `device.assigned`. */
   eventType: string;
   /** The verb, e.g. `assign`. */
   action: string;
@@ -25,7 +25,7 @@ export interface AuditEntry {
 }
 
 export const MAX_AUDIT_METADATA_BYTES = 8 * 1024;
-// Secrets must never reach the audit log (design §10, C12); this is a backstop, callers should not pass them.
+// Secrets must never reach the audit log; this is a backstop, callers should not pass them.
 // Keys are compared without case, `-` or `_`: `currentPassword`, `passwordHash`, `refresh_token`, `X-Api-Key`
 // are dropped; `tokenCount`, `passengerCount` or `passwordChangeRequired` are kept.
 const SECRET_SUFFIXES = [

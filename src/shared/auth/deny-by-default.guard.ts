@@ -32,7 +32,7 @@ export class DenyByDefaultGuard extends AuthGuard('jwt') {
     return true;
   }
 
-  /** passport-jwt's outcome → the design's 401 reasons. */
+  /** passport-jwt's outcome → the API's 401 reasons. */
   override handleRequest<TUser = Principal>(
     error: unknown,
     user: TUser | false,

@@ -13,11 +13,11 @@ export interface Principal {
 export const ALLOW_DURING_PASSWORD_CHANGE = 'uplink:allowDuringPasswordChange';
 export const PLATFORM_ADMIN_ONLY = 'uplink:platformAdminOnly';
 
-/** The few routes a session with a pending forced password change may use (design §3): me, change-password, logout. */
+/** The few routes a session with a pending forced password change may use: me, change-password, logout. */
 export const AllowDuringPasswordChange = (): MethodDecorator & ClassDecorator =>
   SetMetadata(ALLOW_DURING_PASSWORD_CHANGE, true);
 
-/** Platform-admin-only route: checked by the guard before validation or any lookup (design §2 check order). */
+/** Platform-admin-only route: checked by the guard before validation or any lookup. */
 export const PlatformAdminOnly = (): MethodDecorator & ClassDecorator => SetMetadata(PLATFORM_ADMIN_ONLY, true);
 
 export function principalOf(req: Request): Principal {

@@ -58,7 +58,7 @@ describe('@IfMatch()', () => {
     return undefined;
   };
 
-  it('reports a malformed path id before a missing If-Match (design §2 order)', () => {
+  it('reports a malformed path id before a missing If-Match', () => {
     const factory = factoryOf(IfMatch());
     expect(ruleOf(() => factory(undefined, contextOf({ deviceTypeId: 'nope' }, {})))).toEqual(
       expect.objectContaining({ path: 'params.deviceTypeId', rule: 'format' }),

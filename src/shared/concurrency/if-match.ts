@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { ConflictError, ValidationFailedError } from '../errors/domain-error';
 import { parseUuidParam } from '../validation/uuid-param';
 
-/** Design C5: an optionally weak, double-quoted positive integer. */
+/** An optionally weak, double-quoted positive integer. */
 const IF_MATCH = /^(W\/)?"([1-9][0-9]*)"$/;
 const PATH = 'headers.if-match';
 
@@ -25,10 +25,10 @@ export function parseIfMatch(value: unknown): number {
 export type PathCheck = (req: Request) => unknown;
 
 /**
- * `@IfMatch(...pathChecks)`: the expected lockVersion of a C5 resource, compared with `assertLockVersion` once
+ * `@IfMatch(...pathChecks)`: the expected lockVersion of a versioned resource, compared with `assertLockVersion` once
  * the target is found and allowed. Nest resolves a route's parameters concurrently, and this decorator runs
  * synchronously, before any pipe: so it checks the path first (every `…Id` parameter is a UUID, then
- * `pathChecks`), and a request with a bad path and no If-Match gets the path's 400, as design §2 orders them.
+ * `pathChecks`), and a request with a bad path and no If-Match gets the path's 400 (path, then headers, then body).
  */
 export const IfMatch = (...pathChecks: PathCheck[]): ParameterDecorator =>
   createParamDecorator((_data: unknown, context: ExecutionContext): number => {
@@ -60,7 +60,7 @@ export function assertLockVersion(current: number, expected: number): void {
   }
 }
 
-/** `ETag: "<lockVersion>"` on a C5 resource's response. */
+/** `ETag: "<lockVersion>"` on a lock-versioned resource's response. */
 export function setEtag(res: Response, record: { lockVersion: number }): void {
   res.setHeader('ETag', `"${record.lockVersion}"`);
 }

@@ -6,7 +6,7 @@ const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 type RequestWithId = Request & { id?: string };
 
-/** Design C11: a well-formed caller id is adopted; anything else is replaced by a fresh UUID. */
+/** A well-formed caller id is adopted; anything else is replaced by a fresh UUID. */
 export function resolveCorrelationId(header: unknown): string {
   return typeof header === 'string' && CORRELATION_PATTERN.test(header) ? header : randomUUID();
 }

@@ -26,7 +26,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   /**
-   * Design §10: a 403 on a state-changing request is an audit event (`denied`), in the tenant's log when the
+   * A 403 on a state-changing request is an audit event (`denied`), in the tenant's log when the
    * tenant is known, in its own transaction (the request's own, if any, has rolled back).
    */
   private async auditDenied(error: AuthorizationFailedError): Promise<void> {

@@ -13,7 +13,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Rule names of design §2; anything else in `details.fields[].rule` is a bug. */
+/** The rule names of the error envelope; anything else in `details.fields[].rule` is a bug. */
 export const VALIDATION_RULES = [
   'required',
   'type',

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { ValidationFailedError } from '../errors/domain-error';
 
-/** Design §4: a cursor is at most 512 characters. */
+/** A cursor is at most 512 characters. */
 export const MAX_CURSOR_LENGTH = 512;
 const CURSOR_PATH = 'query.cursor';
 const MAC_BYTES = 32;
@@ -13,7 +13,7 @@ const VERSION = 1;
 /** A filter value as bound into a cursor; an omitted filter is bound as its default (usually null). */
 export type FilterValue = string | number | boolean | null;
 
-/** Everything a continuation must repeat exactly (design §4): who asks, where, with which filters and page size. */
+/** Everything a continuation must repeat exactly: who asks, where, with which filters and page size. */
 export interface CursorBinding {
   /** The caller's userId. */
   actorId: string;

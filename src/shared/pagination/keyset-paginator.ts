@@ -17,7 +17,7 @@ const POSITION_CREATED_AT = 'keyset_created_at';
 const POSITION_ID = 'keyset_id';
 
 /**
- * Keyset pagination of the design's "Ascending" family: (createdAt, id) ascending, `limit` rows per page, an
+ * Keyset pagination of the "Ascending" list family: (createdAt, id) ascending, `limit` rows per page, an
  * exact `totalCount`, and a signed cursor (CursorCodec) carrying the last row's key. The created_at of that row
  * travels as PostgreSQL's own text with microseconds, so the continuation compares exactly (a JavaScript Date
  * would round to milliseconds and skip or repeat rows).
@@ -41,7 +41,7 @@ export class KeysetPaginator {
   }
 
   /**
-   * One page of the design's "Chronological" family (measurements): (time, key) ascending, e.g.
+   * One page of the "Chronological" list family (measurements): (time, key) ascending, e.g.
    * `{ createdAt: 'm.observed_at', id: 'm.field_key' }`, no total. The list validates `limit` (1..1000).
    */
   async chronological<E extends ObjectLiteral>(

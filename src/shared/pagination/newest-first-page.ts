@@ -7,13 +7,13 @@ import { AfterFrom, DateTimeFormat, instantOf, MaxSpan } from '../validation/tim
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 import type { TimeWindow } from './newest-first-paginator';
 
-/** Design §4 "Newest-first" family: page sizes 1..100, default 25. */
+/** The "Newest-first" list family: page sizes 1..100, default 25. */
 export const MAX_NEWEST_FIRST_LIMIT = 100;
 export const DEFAULT_NEWEST_FIRST_LIMIT = 25;
-/** Design §4: a time window spans at most 31 days. */
+/** A time window spans at most 31 days. */
 export const MAX_WINDOW_SPAN_MS = 31 * 24 * 60 * 60 * 1000;
 
-/** One page of a "Newest-first" list: no total (design §4). */
+/** One page of a "Newest-first" list: no total. */
 export interface NewestFirstPage<T> {
   items: T[];
   /** Omitted on the last page. */
@@ -45,7 +45,7 @@ const pairPresent = (object: object): boolean => {
 const THIRTY_ONE_DAYS = { ms: MAX_WINDOW_SPAN_MS, message: 'The window from `from` to `to` spans at most 31 days.' };
 
 /**
- * Base of time-windowed "Newest-first" lists (design §4): `from`/`to` as a pair, `[from, to)`, at most 31 days;
+ * Base of time-windowed "Newest-first" lists: `from`/`to` as a pair, `[from, to)`, at most 31 days;
  * neither = the last 24 hours. One bound alone: `required` on the other; `from >= to`: `range` on `query.to`;
  * a longer span: `max_span` on `query.to`.
  */

@@ -11,7 +11,7 @@ export interface NewestFirstKeys {
 }
 
 /**
- * A validated time window (design §4): both bounds, or neither. Instants as ISO 8601 text; `to` is exclusive.
+ * A validated time window: both bounds, or neither. Instants as ISO 8601 text; `to` is exclusive.
  * Neither: the `defaultHours` before the anchor (null: unbounded below, as dead letters are).
  */
 export interface TimeWindow {
@@ -38,7 +38,7 @@ interface Position {
 }
 
 /**
- * Keyset pagination of the design's "Newest-first" family for time-windowed lists (audit, raw messages,
+ * Keyset pagination of the "Newest-first" list family for time-windowed lists (audit, raw messages,
  * executions, dead letters): (time, id) descending, no total, a signed cursor carrying the window's upper anchor
  * `min(to, now)` fixed by page 1 and the last row's key. `now` is the database's statement time, the clock that
  * stamps the rows, so a row written after page 1 is never on a later page. Times travel as PostgreSQL text with

@@ -5,11 +5,11 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { MaxLength } from '../validation/text-length';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 
-/** Design §4 "Ascending" family: page sizes and the default. */
+/** The "Ascending" list family: page sizes and the default. */
 export const ASCENDING_PAGE_LIMITS = [25, 50, 100] as const;
 export const DEFAULT_ASCENDING_LIMIT = 25;
 
-/** One page of an "Ascending" list (design §4). */
+/** One page of an "Ascending" list. */
 export interface Page<T> {
   items: T[];
   /** Omitted on the last page. */
@@ -34,7 +34,7 @@ export class AscendingPageParams {
   limit: number = DEFAULT_ASCENDING_LIMIT;
 }
 
-/** Design §4 "Chronological" family (measurements): limit 1..1000, default 100. */
+/** The "Chronological" list family (measurements): limit 1..1000, default 100. */
 export const MAX_CHRONOLOGICAL_LIMIT = 1000;
 export const DEFAULT_CHRONOLOGICAL_LIMIT = 100;
 

@@ -3,7 +3,7 @@ import { CursorCodec } from './cursor-codec';
 import { KeysetPaginator } from './keyset-paginator';
 import { NewestFirstPaginator } from './newest-first-paginator';
 
-/** Signed cursors and keyset pagination for list endpoints (design §4); import it in a feature module. */
+/** Signed cursors and keyset pagination for list endpoints; import it in a feature module. */
 @Module({
   providers: [CursorCodec, KeysetPaginator, NewestFirstPaginator],
   exports: [CursorCodec, KeysetPaginator, NewestFirstPaginator],

@@ -4,7 +4,7 @@ import { IsObject, IsString, Matches, ValidateBy, ValidateIf } from 'class-valid
 import { Length, textLength } from './text-length';
 
 /*
- * Request fields shared by every module (design C9). Custom constraints are named after their design §2 rule,
+ * Request fields shared by every module. Custom constraints are named after their rule,
  * so the validation pipe reports that rule.
  */
 
@@ -38,7 +38,7 @@ const metadataRule = (name: string, broken: (entries: [string, unknown][]) => st
     },
   });
 
-/** Design C9: at most 50 properties, names 1..64 characters, values strings of at most 1024 characters. */
+/** At most 50 properties, names 1..64 characters, values strings of at most 1024 characters. */
 export const MetadataRules = (): Field =>
   applyDecorators(
     IsObject({ message: 'metadata must be an object of string values' }),
@@ -74,7 +74,7 @@ export const Metadata = (description = ''): Field =>
   );
 
 
-/** Design C9 entity keys (tenant, organization unit, device type, flow, e-mail template). */
+/** Entity keys (tenant, organization unit, device type, flow, e-mail template). */
 export const ENTITY_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export const EntityKey = (): Field =>
@@ -85,7 +85,7 @@ export const EntityKey = (): Field =>
     Matches(ENTITY_KEY_PATTERN, { message: 'key must match ^[a-z0-9][a-z0-9._-]{0,63}$' }),
   );
 
-/** Design C9 names: 1..200 characters, not blank. */
+/** Names: 1..200 characters, not blank. */
 export const EntityName = (): Field =>
   applyDecorators(ApiProperty({ minLength: 1, maxLength: 200 }), IsString(), NotBlank(), Length(1, 200));
 

@@ -1,12 +1,12 @@
 import { ValidateBy } from 'class-validator';
 
 /*
- * Request rules of a `[from, to)` window in the query (design C6, §4, §5.9), shared by every time-windowed read.
+ * Request rules of a `[from, to)` window in the query, shared by every time-windowed read.
  * `range` and `max_span` are reported on `to` and only once both bounds are well-formed (one violation per property).
  */
 
 /**
- * RFC 3339 `date-time` exactly (design C6: any offset in): `2026-01-02T03:04:05Z`, fraction optional, `T`/`Z`
+ * RFC 3339 `date-time` exactly (any offset accepted): `2026-01-02T03:04:05Z`, fraction optional, `T`/`Z`
  * in either case, offset `±hh:mm`. ISO 8601-only forms (week dates, ordinal dates, basic format, no offset) are
  * not date-times here.
  */

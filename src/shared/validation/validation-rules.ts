@@ -1,7 +1,10 @@
 import type { ValidationError } from 'class-validator';
 import { FieldViolation, VALIDATION_RULES, ValidationRule } from '../errors/error-codes';
 
-/** class-validator constraint name -> design §2 rule name. Custom constraints are named after their rule. */
+/**
+ * class-validator constraint name -> the rule name the error envelope reports. Custom constraints are named after
+ * their rule.
+ */
 const RULE_BY_CONSTRAINT: Record<string, ValidationRule> = {
   whitelistValidation: 'unknown_property',
   isDefined: 'required',
@@ -79,7 +82,7 @@ function ruleFor(constraint: string, message: string): ValidationRule {
   }
   const mapped = RULE_BY_CONSTRAINT[constraint];
   if (mapped) return mapped;
-  // Custom constraints are named after their design rule (e.g. `must_be_true`); any other name is not a rule.
+  // Custom constraints are named after their rule (e.g. `must_be_true`); any other name is not a rule.
   if (KNOWN_RULES.has(constraint)) return constraint as ValidationRule;
   return 'format';
 }

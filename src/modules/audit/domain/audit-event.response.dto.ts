@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { AuditLogEntity } from '../../../shared/audit/audit-log.entity';
 import { NewestFirstPageResponse } from '../../../shared/pagination/newest-first-page';
 
-/** Spec "Audit event (tenant view)" + design §5.7 fields. Whitelisted: built field by field from the row. */
+/** An audit event as a tenant sees it. Whitelisted: built field by field from the row. */
 export class AuditEventResponse {
   @ApiProperty({ format: 'uuid' })
   auditLogId!: string;

@@ -8,7 +8,7 @@ import type { FilterValue } from '../../../shared/pagination/cursor-codec';
 import { TimeWindowPageParams } from '../../../shared/pagination/newest-first-page';
 import type { NewestFirstKeys } from '../../../shared/pagination/newest-first-paginator';
 
-/** Design §5.7 filters shared by the tenant and the global audit query: all exact matches. */
+/** Filters shared by the tenant and the global audit query: all exact matches. */
 export class AuditLogFilterParams extends TimeWindowPageParams {
   @ApiPropertyOptional({ maxLength: 100, example: 'device.assigned' })
   @IsOptional()

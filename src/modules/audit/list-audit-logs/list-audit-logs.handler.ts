@@ -9,7 +9,7 @@ import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../domain/audit-log
 import { ListAuditLogsQuery } from './list-audit-logs.query';
 
 /**
- * Design §5.7: every tenant's and the platform's events for platform admins, newest first, on the
+ * Every tenant's and the platform's events for platform admins, newest first, on the
  * (occurred_at DESC, audit_log_id DESC) index, or the per-tenant one with `tenantId`.
  */
 @QueryHandler(ListAuditLogsQuery)
@@ -33,7 +33,7 @@ export class ListAuditLogsHandler implements IQueryHandler<ListAuditLogsQuery, N
     this.paginator.verify(request);
     const query = this.dataSource.getRepository(AuditLogEntity).createQueryBuilder('a');
     if (tenantId) {
-      // Design C8: a query UUID naming nothing is a 400, not an empty page.
+      // A query UUID naming nothing is a 400, not an empty page.
       const [tenant] = await this.dataSource.query<unknown[]>(`SELECT 1 FROM tenants WHERE tenant_id = $1`, [tenantId]);
       if (!tenant) throw ValidationFailedError.single('query.tenantId', 'reference_not_found', 'No tenant has this id.');
       query.where('a.tenant_id = :tenantId', { tenantId });

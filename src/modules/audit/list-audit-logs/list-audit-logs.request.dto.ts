@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { AuditLogFilterParams } from '../domain/audit-log-filters';
 
-/** Design §5.7 global query: the tenant filters plus `tenantId`. */
+/** The global audit query: the tenant filters plus `tenantId`. */
 export class ListAuditLogsParams extends AuditLogFilterParams {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only this tenant\'s events; unknown → 400 reference_not_found.' })
   @IsOptional()

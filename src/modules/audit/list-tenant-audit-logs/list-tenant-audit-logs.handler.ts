@@ -8,7 +8,7 @@ import { AuditEventResponse } from '../domain/audit-event.response.dto';
 import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../domain/audit-log-filters';
 import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs.query';
 
-/** Design §5.7: one tenant's events, newest first, on the (tenant_id, occurred_at DESC, audit_log_id DESC) index. */
+/** One tenant's events, newest first, on the (tenant_id, occurred_at DESC, audit_log_id DESC) index. */
 @QueryHandler(ListTenantAuditLogsQuery)
 export class ListTenantAuditLogsHandler implements IQueryHandler<ListTenantAuditLogsQuery, NewestFirstPage<AuditEventResponse>> {
   constructor(
@@ -21,7 +21,7 @@ export class ListTenantAuditLogsHandler implements IQueryHandler<ListTenantAudit
     const filters = auditFilters(params);
     const request: WindowedPageRequest = {
       actorId: caller.principal.userId,
-      // Tenant numbers are never reused, so the cursor can be checked before the lookup (design §2: 400 before 404).
+      // Tenant numbers are never reused, so the cursor can be checked before the lookup (a 400 comes before a 404).
       scope: `tenants/${tenantNumber}/audit-logs`,
       filters,
       limit: params.limit,

@@ -1,4 +1,4 @@
 import { AuditLogFilterParams } from '../domain/audit-log-filters';
 
-/** Spec "Audit" query of the tenant view. */
+/** The audit query of the tenant view. */
 export class ListTenantAuditLogsParams extends AuditLogFilterParams {}

@@ -10,8 +10,8 @@ import { ChangeDeviceTypeStatusCommand } from './change-device-type-status.comma
 const TRANSITIONS = new StatusTransitions('device_type', DISABLE_REACTIVATE);
 
 /**
- * Design §5.8, §7: `active` ⇄ `disabled`; the same status again is 409 `invalid_state` with `currentStatus`
- * (checked after If-Match, design §2). Fields are untouched: disabling only refuses new devices.
+ * `active` ⇄ `disabled`; the same status again is 409 `invalid_state` with `currentStatus`
+ * (checked after If-Match). Fields are untouched: disabling only refuses new devices.
  */
 @CommandHandler(ChangeDeviceTypeStatusCommand)
 export class ChangeDeviceTypeStatusHandler implements ICommandHandler<ChangeDeviceTypeStatusCommand, DeviceTypeResponse> {

@@ -9,7 +9,7 @@ import { DeviceTypeRepository, MAX_ACTIVE_FIELDS, DEVICE_TYPE_CONSTRAINTS } from
 import { CreateDeviceFieldCommand } from './create-device-field.command';
 
 /**
- * Design §5.8: a new active field of the type. The type row is locked FOR UPDATE first, so concurrent creates
+ * A new active field of the type. The type row is locked FOR UPDATE first, so concurrent creates
  * on one type run one after the other and cannot together exceed 200 active fields. A disabled type still
  * takes new fields: disabling only refuses new devices. The type's own lockVersion does not change.
  */

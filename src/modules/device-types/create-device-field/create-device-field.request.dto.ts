@@ -11,7 +11,7 @@ import {
 } from '../domain/device-field-definition.entity';
 import { OptionalDescription, OptionalUnit, StorageTargets } from '../domain/device-type.fields';
 
-/** Spec "Device field definition": the client's part of it. */
+/** The API record "Device field definition": the client's part of it. */
 export class CreateDeviceFieldRequest {
   @ApiProperty({ pattern: FIELD_KEY_PATTERN.source, description: 'Unique in the device type, deprecated fields included; immutable.' })
   @IsString()

@@ -7,7 +7,7 @@ import { DeviceTypeRepository, DEVICE_TYPE_CONSTRAINTS } from '../domain/device-
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { CreateDeviceTypeCommand } from './create-device-type.command';
 
-/** Design §5.8: a new device type of the tenant, `active`, lockVersion 1. */
+/** A new device type of the tenant, `active`, lockVersion 1. */
 @CommandHandler(CreateDeviceTypeCommand)
 export class CreateDeviceTypeHandler implements ICommandHandler<CreateDeviceTypeCommand, DeviceTypeResponse> {
   constructor(

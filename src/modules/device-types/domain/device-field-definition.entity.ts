@@ -17,7 +17,7 @@ export type MeasurementType = (typeof MEASUREMENT_TYPES)[number];
 export const FIELD_STATUSES = ['active', 'deprecated'] as const;
 export type FieldStatus = (typeof FIELD_STATUSES)[number];
 
-/** Spec "Device field definition" pattern (also the deprecate path's `key`). */
+/** The API record "Device field definition" pattern (also the deprecate path's `key`). */
 export const FIELD_KEY_PATTERN = /^[a-z][a-z0-9._-]{0,119}$/;
 
 /** Storage targets in the order the database stores them (its CHECK lists exactly these forms). */
@@ -25,7 +25,7 @@ export function canonicalTargets(targets: readonly StorageTarget[]): StorageTarg
   return STORAGE_TARGETS.filter((target) => targets.includes(target));
 }
 
-/** Spec "Device field definition"; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
+/** A device field definition; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
 @Entity({ name: 'device_field_definitions' })
 export class DeviceFieldDefinitionEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_field_definition_id' })

@@ -12,7 +12,7 @@ import {
   StorageTarget,
 } from './device-field-definition.entity';
 
-/** The spec's "Device field definition", exactly; `fieldNo` stays internal. */
+/** The API record "Device field definition", exactly; `fieldNo` stays internal. */
 export class DeviceFieldResponse {
   @ApiProperty({ format: 'uuid' })
   deviceFieldDefinitionId!: string;

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 export const DEVICE_TYPE_STATUSES = ['active', 'disabled'] as const;
 export type DeviceTypeStatus = (typeof DEVICE_TYPE_STATUSES)[number];
 
-/** Design §5.8: a tenant's device type; mutations go through `If-Match` on `lockVersion` (design C5). */
+/** A tenant's device type; mutations go through `If-Match` on `lockVersion`. */
 @Entity({ name: 'device_types' })
 export class DeviceTypeEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_type_id' })

@@ -6,7 +6,7 @@ import { WhenPresent } from '../../../shared/validation/fields';
 import { STORAGE_TARGETS } from './device-field-definition.entity';
 
 /*
- * Request fields shared by the device-type and field use cases (design C9, spec "Device field definition").
+ * Request fields shared by the device-type and field use cases.
  */
 
 export const MAX_DESCRIPTION_LENGTH = 500;

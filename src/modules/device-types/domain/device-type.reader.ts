@@ -6,7 +6,7 @@ import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { DeviceTypeEntity } from './device-type.entity';
 import { resolveResource } from '../../../shared/access/resolve-resource';
 
-/** The 404 of every device type the caller cannot see: missing, or in a tenant without an effective grant (design §2). */
+/** The 404 of every device type the caller cannot see: missing, or in a tenant without an effective grant. */
 export const deviceTypeNotFound = () => new ResourceNotFoundError('device_type');
 
 /** A device type behind a flat URL, and what the caller may do in its tenant. */
@@ -16,7 +16,7 @@ export interface ResolvedDeviceType {
 }
 
 /**
- * Reads device types for this and other modules. Device types are tenant-node objects (design §3): any
+ * Reads device types for this and other modules. Device types are tenant-node objects: any
  * effective grant in the tenant sees them, so visibility is the tenant's.
  */
 @Injectable()

@@ -8,7 +8,7 @@ import { deviceFieldNotFound } from './device-field.reader';
 import { DeviceTypeEntity } from './device-type.entity';
 import { deviceTypeNotFound } from './device-type.reader';
 
-/** Design §5.8: at most 200 active fields per device type. */
+/** At most 200 active fields per device type. */
 export const MAX_ACTIVE_FIELDS = 200;
 
 /** The devices migration's UNIQUE (tenant_id, key) and UNIQUE (device_type_id, key). */

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ENTITY_KEY_PATTERN } from '../../../shared/validation/fields';
 import { DEVICE_TYPE_STATUSES, DeviceTypeEntity, DeviceTypeStatus } from './device-type.entity';
 
-/** Design §6 DeviceType. */
+/** A device type as the API returns it. */
 export class DeviceTypeResponse {
   @ApiProperty({ format: 'uuid' })
   deviceTypeId!: string;

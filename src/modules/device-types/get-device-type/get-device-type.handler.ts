@@ -3,7 +3,7 @@ import { DeviceTypeReader } from '../domain/device-type.reader';
 import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { GetDeviceTypeQuery } from './get-device-type.query';
 
-/** Design §5.8: one device type; readable through any grant in its tenant (`device-types:read[*]`). */
+/** One device type; readable through any grant in its tenant (`device-types:read[*]`). */
 @QueryHandler(GetDeviceTypeQuery)
 export class GetDeviceTypeHandler implements IQueryHandler<GetDeviceTypeQuery, DeviceTypeResponse> {
   constructor(private readonly reader: DeviceTypeReader) {}

@@ -9,7 +9,7 @@ import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { ListDeviceTypesQuery } from './list-device-types.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
-/** Design §5.8: the tenant's device types, "Ascending" family (design §4), filtered by `status` and `q`. */
+/** The tenant's device types, "Ascending" family, filtered by `status` and `q`. */
 @QueryHandler(ListDeviceTypesQuery)
 export class ListDeviceTypesHandler implements IQueryHandler<ListDeviceTypesQuery, Page<DeviceTypeResponse>> {
   constructor(

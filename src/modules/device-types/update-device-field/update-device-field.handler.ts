@@ -11,7 +11,7 @@ import { UpdateDeviceFieldCommand } from './update-device-field.command';
 type ChangedField = 'name' | 'description' | 'unit' | 'storageTargets';
 
 /**
- * Design §5.8: change an active field's name, description, unit or storage targets. Deprecated fields are
+ * Change an active field's name, description, unit or storage targets. Deprecated fields are
  * terminal (409 `invalid_state`, after If-Match). Like device types, every successful PATCH is a new version.
  */
 @CommandHandler(UpdateDeviceFieldCommand)

@@ -3,7 +3,7 @@ import type { StorageTarget } from '../domain/device-field-definition.entity';
 import { OptionalDescription, OptionalUnit, StorageTargets } from '../domain/device-type.fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 
-/** At least one property (design C4); `key`, `schemaRef` and `measurementType` are immutable; `unit: null` clears. */
+/** At least one property; `key`, `schemaRef` and `measurementType` are immutable; `unit: null` clears. */
 @MinProperties(1)
 export class UpdateDeviceFieldRequest {
   @OptionalEntityName()

@@ -7,9 +7,8 @@ import { DeviceTypeResponse } from '../domain/device-type.response.dto';
 import { UpdateDeviceTypeCommand } from './update-device-type.command';
 
 /**
- * Design §5.8: rename or redescribe a device type. Every successful PATCH is a new version (design C5 "success
- * increments by 1"), even one whose values equal the current ones: the ETag a client gets back always differs
- * from the one it sent.
+ * Rename or redescribe a device type. Every successful PATCH is a new version (lockVersion + 1), even one whose values
+ * equal the current ones: the ETag a client gets back always differs from the one it sent.
  */
 @CommandHandler(UpdateDeviceTypeCommand)
 export class UpdateDeviceTypeHandler implements ICommandHandler<UpdateDeviceTypeCommand, DeviceTypeResponse> {

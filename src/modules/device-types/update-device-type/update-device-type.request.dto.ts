@@ -2,7 +2,7 @@ import { OptionalEntityName } from '../../../shared/validation/fields';
 import { OptionalDescription } from '../domain/device-type.fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 
-/** At least one property (design C4); `key` is immutable. */
+/** At least one property; `key` is immutable. */
 @MinProperties(1)
 export class UpdateDeviceTypeRequest {
   @OptionalEntityName()

@@ -11,7 +11,7 @@ import { AssignDeviceCommand } from './assign-device.command';
 const VALID_FROM = 'body.validFrom';
 
 /**
- * Design §5.9: assign an unassigned device, or move an assigned one (the open period closes at the new
+ * Assign an unassigned device, or move an assigned one (the open period closes at the new
  * `validFrom`). The device row is locked, so moves of one device run one after another; the database's
  * exclusion constraint and open-period index would refuse an overlap even if they did not.
  */

@@ -7,7 +7,7 @@ import { DeviceRepository } from '../domain/device.repository';
 import { DeviceResponse } from '../domain/device.response.dto';
 import { ChangeDeviceStatusCommand, DeviceStatusMove } from './change-device-status.command';
 
-/** Design §7: `active` ⇄ `disabled`; either → `retired` (terminal). */
+/** `active` ⇄ `disabled`; either → `retired` (terminal). */
 const TRANSITIONS = new StatusTransitions<DeviceStatus, DeviceStatusMove>('device', [
   { from: 'active', action: 'disable', to: 'disabled', event: 'disabled' },
   { from: 'disabled', action: 'reactivate', to: 'active', event: 'reactivated' },

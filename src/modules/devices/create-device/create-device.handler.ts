@@ -11,7 +11,7 @@ import { DeviceResponse } from '../domain/device.response.dto';
 import { CreateDeviceCommand } from './create-device.command';
 
 /**
- * Design §5.9: register a device, optionally straight into a unit (its first assignment period starts now). The
+ * Register a device, optionally straight into a unit (its first assignment period starts now). The
  * devEui is checked by the database's partial unique index only, so two tenants racing for one devEui get one 201
  * and one 409, and the 409 never says which tenant holds it.
  */

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * Spec "Device assignment": a half-open period [validFrom, validTo) of a device in a unit. PostgreSQL keeps at most
+ * A device assignment: a half-open period [validFrom, validTo) of a device in a unit. PostgreSQL keeps at most
  * one open period per device and no overlaps (see the devices migration).
  */
 @Entity({ name: 'device_assignments' })

@@ -11,7 +11,7 @@ const READ: Permission = 'devices:read';
 export const assignmentNotFound = () => new ResourceNotFoundError('device_assignment');
 
 /**
- * Assignment periods as a caller sees them (design §3): a visible device's periods in units the caller can access;
+ * Assignment periods as a caller sees them: a visible device's periods in units the caller can access;
  * a caller covering the whole tree sees all of them.
  */
 @Injectable()

@@ -16,7 +16,7 @@ export interface Interval {
 }
 
 /**
- * Design §3 "Devices": the parts of a device's history the caller may see. A caller covering the whole tree sees
+ * The parts of a device's history the caller may see. A caller covering the whole tree sees
  * everything. A caller with a tenant-level grant (the tenant node: unassigned time) sees everything except the
  * periods spent in units outside its accessible set. Any other (unit-scoped) caller sees exactly the periods spent
  * in units it can access. Returned sorted and non-overlapping (periods never overlap: the database guarantees it).

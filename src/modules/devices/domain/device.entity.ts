@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 export const DEVICE_STATUSES = ['active', 'disabled', 'retired'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
-/** Spec "Device": `devEui` is unique among non-retired devices of all tenants (a partial unique index). */
+/** The API record "Device": `devEui` is unique among non-retired devices of all tenants (a partial unique index). */
 @Entity({ name: 'devices' })
 export class DeviceEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_id' })

@@ -9,7 +9,7 @@ import { DeviceEntity } from './device.entity';
 import { Interval, PeriodRef, visibleHistory } from './device-visibility';
 import { resolveResource } from '../../../shared/access/resolve-resource';
 
-/** The 404 of every device the caller cannot see: missing, in another tenant, or outside its scope (design §2). */
+/** The 404 of every device the caller cannot see: missing, in another tenant, or outside its scope. */
 export const deviceNotFound = () => new ResourceNotFoundError('device');
 
 const READ: Permission = 'devices:read';
@@ -61,7 +61,7 @@ export function resolveDeviceSql(extra?: string): string {
 }
 
 /**
- * Reads devices as a caller sees them (design §3 "Devices"): visible iff the current unit is in the caller's
+ * Reads devices as a caller sees them: visible iff the current unit is in the caller's
  * accessible set, or the device is unassigned and the caller holds a tenant-level grant. Every module that
  * addresses a device by its flat URL (devices, assignments, telemetry) resolves it here.
  */
@@ -116,7 +116,7 @@ export class DeviceReader {
     return { access, device: resource.device, current: resource.current, extra: resource.extra };
   }
 
-  /** Design §3: current unit accessible, or unassigned with a tenant-level grant. */
+  /** Current unit accessible, or unassigned with a tenant-level grant. */
   isVisible(access: TenantAccess, current: AssignmentWithUnit | null, permission: Permission = READ): boolean {
     return current ? access.covers(permission, current.unit) : access.can(permission, 'T');
   }
@@ -136,7 +136,7 @@ export class DeviceReader {
     return this.periods(manager, deviceId, '');
   }
 
-  /** The parts of the device's history the caller may see for `permission` (measurements, design §3). */
+  /** The parts of the device's history the caller may see for `permission` (measurements). */
   async visibleHistory(access: TenantAccess, permission: Permission, deviceId: string): Promise<Interval[]> {
     if (access.coversWholeTree(permission)) return [{ from: null, to: null }];
     const periods = await this.allPeriods(this.dataSource.manager, deviceId);

@@ -13,7 +13,7 @@ const DEV_EUI_CONSTRAINT = 'devices_dev_eui_key';
 const OPEN_PERIOD_CONSTRAINT = 'device_assignments_open_key';
 const NO_OVERLAP_CONSTRAINT = 'device_assignments_no_overlap';
 
-/** Never names the tenant that holds the devEui (design §5.9). */
+/** Never names the tenant that holds the devEui. */
 export const duplicateDevEui = () =>
   new ConflictError('duplicate_dev_eui', 'A device with this devEui is already registered; retire it before registering the devEui again.');
 
@@ -64,7 +64,7 @@ export class DeviceRepository {
 
   /**
    * A unit of the caller's tenant named in a body or query: it must exist there and be visible to the caller,
-   * else 400 `reference_not_found` at `path` (design C8).
+   * else 400 `reference_not_found` at `path`.
    */
   async visibleUnit(manager: EntityManager, access: TenantAccess, organizationUnitId: string, path: string): Promise<OrganizationUnitEntity> {
     const unit = await manager.findOneBy(OrganizationUnitEntity, { tenantId: access.tenant.tenantId, organizationUnitId: organizationUnitId.toLowerCase() });

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from './device.entity';
 
-/** Spec "Device assignment". */
+/** The API record "Device assignment". */
 export class DeviceAssignmentResponse {
   @ApiProperty({ format: 'uuid' })
   deviceAssignmentId!: string;
@@ -46,7 +46,7 @@ export class DeviceAssignmentResponse {
   }
 }
 
-/** Spec "Device" plus `createdAt`, `updatedAt` (design §6). */
+/** The API record "Device" plus `createdAt`, `updatedAt`. */
 export class DeviceResponse {
   @ApiProperty({ format: 'uuid' })
   deviceId!: string;

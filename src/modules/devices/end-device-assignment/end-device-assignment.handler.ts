@@ -9,7 +9,7 @@ import { EndDeviceAssignmentCommand } from './end-device-assignment.command';
 
 const VALID_TO = 'body.validTo';
 
-/** Design §5.9: end the open period; the device is unassigned from `validTo` on. */
+/** End the open period; the device is unassigned from `validTo` on. */
 @CommandHandler(EndDeviceAssignmentCommand)
 export class EndDeviceAssignmentHandler implements ICommandHandler<EndDeviceAssignmentCommand, DeviceAssignmentResponse> {
   constructor(

@@ -8,7 +8,7 @@ import { DeviceReader } from '../domain/device.reader';
 import { DeviceAssignmentResponse } from '../domain/device.response.dto';
 import { ListDeviceAssignmentsQuery } from './list-device-assignments.query';
 
-/** Design §5.9: the device's periods in units the caller can access, ascending by (createdAt, id). */
+/** The device's periods in units the caller can access, ascending by (createdAt, id). */
 @QueryHandler(ListDeviceAssignmentsQuery)
 export class ListDeviceAssignmentsHandler implements IQueryHandler<ListDeviceAssignmentsQuery, Page<DeviceAssignmentResponse>> {
   constructor(

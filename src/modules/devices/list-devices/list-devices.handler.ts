@@ -15,7 +15,7 @@ import { ListDevicesQuery } from './list-devices.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /**
- * Design §5.9: the devices the caller sees (design §3): current unit accessible, or unassigned with a tenant-level
+ * The devices the caller sees: current unit accessible, or unassigned with a tenant-level
  * grant. The open period is joined (at most one per device: a partial unique index), so visibility and the unit
  * filter are SQL predicates; nothing is filtered in memory.
  */

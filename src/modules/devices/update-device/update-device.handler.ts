@@ -8,7 +8,7 @@ import { DeviceRepository } from '../domain/device.repository';
 import { DeviceResponse } from '../domain/device.response.dto';
 import { UpdateDeviceCommand } from './update-device.command';
 
-/** Design §5.9: rename or replace the metadata of a device that is not retired. */
+/** Rename or replace the metadata of a device that is not retired. */
 @CommandHandler(UpdateDeviceCommand)
 export class UpdateDeviceHandler implements ICommandHandler<UpdateDeviceCommand, DeviceResponse> {
   constructor(

@@ -48,7 +48,7 @@ function developmentAdmin(): NonNullable<AppConfig['platformAdmin']> {
 }
 
 /**
- * Design §5.2: at startup, if no user holds platform_admin and PLATFORM_ADMIN_* are set, create that user
+ * At startup, if no user holds platform_admin and PLATFORM_ADMIN_* are set, create that user
  * (protected) under an advisory lock. Existing admins are never touched; a password that breaks the policy
  * stops the start.
  */

@@ -5,7 +5,7 @@ import { AppConfig } from '../../../config/app-config';
 import { RateLimitedError } from '../../../shared/errors/domain-error';
 
 /**
- * Design §5.1 login throttle, in PostgreSQL so it holds across replicas and restarts, and checked before bcrypt
+ * The login throttle, in PostgreSQL so it holds across replicas and restarts, and checked before bcrypt
  * runs: LOGIN_MAX_FAILURES consecutive failures per identifier lock it for LOGIN_LOCKOUT_MINUTES after the last
  * failure; LOGIN_IP_ATTEMPTS_PER_MINUTE attempts per IP address per clock minute.
  */

@@ -50,7 +50,7 @@ export class PasswordHasher implements OnModuleInit {
   }
 }
 
-/** Design §5.1 policy: 12..128 characters, not equal (case-insensitive) to the username or e-mail. */
+/** The password policy: 12..128 characters, not equal (case-insensitive) to the username or e-mail. */
 export function passwordPolicyViolation(password: string, user: { username: string; email: string }): string | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {

@@ -6,7 +6,7 @@ export const SECURE_COOKIE_NAME = '__Host-platform_refresh';
 export const PLAIN_COOKIE_NAME = 'platform_refresh';
 const MAX_AGE_SECONDS = 604800;
 
-/** The refresh cookie of spec "Authentication" 3 and design §5.1: host-only, HttpOnly, SameSite=Strict, Path=/. */
+/** The refresh cookie: host-only, HttpOnly, SameSite=Strict, Path=/. */
 export class RefreshCookie {
   constructor(private readonly config: AppConfig) {}
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SessionEntity } from './session.entity';
 
-/** Design §6 Session: no IP address or user agent, ever. */
+/** A session as the API shows it: no IP address or user agent, ever. */
 export class SessionResponse {
   @ApiProperty({ format: 'uuid' })
   sessionId!: string;

@@ -11,7 +11,7 @@ export interface AccessTokenClaims {
   sid: string;
 }
 
-/** The spec's token object. */
+/** The API's token object. */
 export interface TokenResponseBody {
   accessToken: string;
   tokenType: 'Bearer';

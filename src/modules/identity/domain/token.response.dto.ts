@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { TokenResponseBody } from './token-issuer';
 
-/** The spec's token object; the refresh token itself travels only in the cookie. */
+/** The API's token object; the refresh token itself travels only in the cookie. */
 export class TokenResponse implements TokenResponseBody {
   @ApiProperty()
   accessToken!: string;

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type UserStatus = 'active' | 'disabled';
 
-/** A global user (spec "Global user"); the password hash never leaves the identity module. */
+/** A global user (the API record "Global user"); the password hash never leaves the identity module. */
 @Entity({ name: 'users' })
 export class UserEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'user_id' })

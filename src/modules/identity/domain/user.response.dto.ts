@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { UserEntity, UserStatus } from './user.entity';
 
-/** The spec's Global user record; never the password hash. */
+/** The API's Global user record; never the password hash. */
 export class UserResponse {
   @ApiProperty({ format: 'uuid' })
   userId!: string;

@@ -16,7 +16,7 @@ import { TenantResponse } from '../../tenants/tenant.response.dto';
 import { MeMembership, MeResponse } from './me.response.dto';
 
 /**
- * Design §6 Me: the caller, their session, their effective grants in every tenant (as the access layer counts
+ * The caller, their session, their effective grants in every tenant (as the access layer counts
  * them on this very request) and the tenant the console should open.
  */
 @QueryHandler(GetMeQuery)
@@ -60,7 +60,7 @@ export class GetMeHandler implements IQueryHandler<GetMeQuery, MeResponse> {
       memberships,
     };
     if (this.config.analyticsEnabled && this.config.analyticsSecret) {
-      // Keyed by the public tenantNumber, valued by a pseudonym: no internal id leaves unhashed (design §11).
+      // Keyed by the public tenantNumber, valued by a pseudonym: no internal id leaves unhashed.
       const tenants = currentTenant ? [...grantTenants, currentTenant] : grantTenants;
       me.analytics = {
         schemaVersion: 1,
@@ -71,7 +71,7 @@ export class GetMeHandler implements IQueryHandler<GetMeQuery, MeResponse> {
     return me;
   }
 
-  /** The queried tenant if visible, else the only visible tenant, else none (design §6). */
+  /** The queried tenant if visible, else the only visible tenant, else none. */
   private async currentTenant(principal: Principal, tenantNumber: number | undefined, grantTenants: TenantRow[]): Promise<TenantRow | null> {
     if (tenantNumber !== undefined) {
       try {

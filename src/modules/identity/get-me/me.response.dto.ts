@@ -3,7 +3,7 @@ import { TenantResponse } from '../../tenants/tenant.response.dto';
 import { SessionResponse } from '../domain/session.response.dto';
 import { UserResponse } from '../domain/user.response.dto';
 
-/** An effective grant of the caller, with what a console shows for it (design §6). */
+/** An effective grant of the caller, with what a console shows for it. */
 export class MeMembership {
   @ApiProperty({ format: 'uuid' }) membershipId!: string;
   @ApiProperty({ format: 'uuid' }) tenantId!: string;
@@ -23,7 +23,7 @@ export class MeAnalytics {
   tenantSubjectIds!: Record<string, string>;
 }
 
-/** Design §6 Me. */
+/** The caller as `GET /v1/me` returns it. */
 export class MeResponse {
   @ApiProperty({ type: UserResponse }) user!: UserResponse;
   @ApiProperty({ type: SessionResponse }) session!: SessionResponse;

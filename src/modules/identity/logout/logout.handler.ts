@@ -4,7 +4,7 @@ import { SessionService } from '../domain/session-service';
 import { TokenIssuer } from '../domain/token-issuer';
 import { LogoutCommand } from './logout.command';
 
-/** Revokes the cookie's session when it is the caller's own, else the bearer's (design §5.1). */
+/** Revokes the cookie's session when it is the caller's own, else the bearer's. */
 @CommandHandler(LogoutCommand)
 export class LogoutHandler implements ICommandHandler<LogoutCommand> {
   constructor(

@@ -12,7 +12,7 @@ import { AuthCache } from '../../../shared/auth/auth-cache';
 const TRANSITIONS = new StatusTransitions('membership', DISABLE_REACTIVATE);
 
 /**
- * Design §7: a grant moves `active` ⇄ `disabled`; any other move is 409 `invalid_state`. Reactivation is
+ * A grant moves `active` ⇄ `disabled`; any other move is 409 `invalid_state`. Reactivation is
  * refused with `duplicate_membership` while the user holds another active grant on the same target. The
  * access layer reads grants per request, so the move takes effect on the user's next request.
  */

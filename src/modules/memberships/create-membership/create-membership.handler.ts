@@ -18,7 +18,7 @@ import type { CreateMembershipRequest } from './create-membership.request.dto';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
- * Design §5.6: grants a role on the tenant or one unit. Order: 404 tenant, 403 without `memberships:write`
+ * Grants a role on the tenant or one unit. Order: 404 tenant, 403 without `memberships:write`
  * anywhere in the tenant, 400 `reference_not_found` for an unknown user or a unit the caller cannot see, 403
  * when the caller does not hold the permission over everything the grant gives, 409 for a second active grant
  * on the same target.
@@ -69,7 +69,7 @@ export class CreateMembershipHandler implements ICommandHandler<CreateMembership
     );
   }
 
-  /** Design C8: the user (by id or e-mail) and the unit must exist, the unit in this tenant and visible to the caller. */
+  /** The user (by id or e-mail) and the unit must exist, the unit in this tenant and visible to the caller. */
   private async resolveReferences(
     access: TenantAccess,
     grant: CreateMembershipRequest,

@@ -7,7 +7,7 @@ export interface GrantTarget {
 }
 
 /*
- * Design §3 and §5.6: memberships are org-scoped by their target. Reading needs `memberships:read` covering the
+ * Memberships are org-scoped by their target. Reading needs `memberships:read` covering the
  * target; a tenant-level target is covered only by whole-tenant scope. Writing a grant needs `memberships:write`
  * over everything the grant gives: its unit, and the whole subtree when it includes descendants (tenant level:
  * the whole tree), so nobody can hand out more than they administer.

@@ -67,7 +67,7 @@ export class MembershipRepository {
     return record;
   }
 
-  /** 409 `duplicate_membership` when another active grant of the user has the same target (design §3). */
+  /** 409 `duplicate_membership` when another active grant of the user has the same target. */
   async assertNoActiveDuplicate(
     manager: EntityManager,
     grant: { userId: string; tenantId: string; organizationUnitId: string | null },

@@ -4,7 +4,7 @@ import type { MembershipStatus } from '../../tenancy/domain/membership.entity';
 import { MEMBERSHIP_STATUSES } from './membership-fields';
 import type { MembershipRecord } from './membership.repository';
 
-/** The spec's Membership grant plus `organizationUnitId` (design §5.6, §11); never other user fields. */
+/** The API's Membership grant plus `organizationUnitId`; never other user fields. */
 export class MembershipResponse {
   @ApiProperty({ format: 'uuid' })
   membershipId!: string;

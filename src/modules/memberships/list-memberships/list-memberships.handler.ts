@@ -16,7 +16,7 @@ import { ListMembershipsQuery } from './list-memberships.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /**
- * Design §5.6: a tenant's grants the caller may read, oldest first. Grants on units are filtered in SQL by the
+ * A tenant's grants the caller may read, oldest first. Grants on units are filtered in SQL by the
  * caller's accessible set for `memberships:read`; tenant-level grants only show with whole-tenant scope.
  */
 @QueryHandler(ListMembershipsQuery)

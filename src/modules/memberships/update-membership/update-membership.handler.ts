@@ -10,7 +10,7 @@ import type { MembershipChanges } from './update-membership.request.dto';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**
- * Design §5.6: changes a grant's role or descendant coverage. The caller must hold `memberships:write` over
+ * Changes a grant's role or descendant coverage. The caller must hold `memberships:write` over
  * the grant as it is and as it will be, so widening a grant to a subtree needs the whole subtree.
  */
 @CommandHandler(UpdateMembershipCommand)

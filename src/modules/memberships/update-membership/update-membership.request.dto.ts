@@ -2,7 +2,7 @@ import type { TenantRole } from '../../../shared/access/permissions';
 import { OptionalIncludeDescendants, OptionalRole } from '../domain/membership-fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 
-/** At least one property (design C4); the user and the target of a grant never change. */
+/** At least one property; the user and the target of a grant never change. */
 @MinProperties(1)
 export class UpdateMembershipRequest {
   @OptionalRole()

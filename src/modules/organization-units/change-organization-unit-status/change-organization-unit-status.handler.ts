@@ -11,8 +11,8 @@ import { AuthCache } from '../../../shared/auth/auth-cache';
 const TRANSITIONS = new StatusTransitions('organization_unit', DISABLE_REACTIVATE);
 
 /**
- * Design §5.5, §7: `active` ⇄ `disabled`; the same status again is not a listed move: 409 `invalid_state` with
- * `currentStatus` (C4). Disabling makes the subtree's
+ * `active` ⇄ `disabled`; the same status again is not a listed move: 409 `invalid_state` with
+ * `currentStatus`. Disabling makes the subtree's
  * `effectiveStatus` disabled, refuses new children there, and makes grants on or below it ineffective (the access
  * layer derives all of that from the statuses on each request; nothing is copied down the tree).
  */

@@ -12,7 +12,7 @@ import { CreateOrganizationUnitCommand } from './create-organization-unit.comman
 const PARENT_PATH = 'body.parentOrganizationUnitId';
 
 /**
- * Design §5.5. A root needs the permission over the whole tenant tree; a child needs a grant that covers the
+ * A root needs the permission over the whole tenant tree; a child needs a grant that covers the
  * new unit itself, i.e. one with descendants on the parent or above it (a grant on exactly the parent without
  * descendants covers the parent, not its children). The path and depth come from the parent row, read under
  * FOR SHARE together with its ancestors, so a concurrent disable cannot slip in between the check and the insert.

@@ -24,7 +24,7 @@ interface AnnotationRow {
   effective_status: OrganizationUnitStatus;
 }
 
-/** The 404 of every unit the caller cannot see: missing, in another tenant, or outside its scope (design §2). */
+/** The 404 of every unit the caller cannot see: missing, in another tenant, or outside its scope. */
 export const unitNotFound = () => new ResourceNotFoundError('organization_unit');
 
 /**

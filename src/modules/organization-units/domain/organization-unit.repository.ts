@@ -5,7 +5,7 @@ import { ConflictError } from '../../../shared/errors/domain-error';
 import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
 import { unitNotFound } from './organization-unit.reader';
 
-/** Design §5.5: at most 16 levels (the migration's CHECK agrees). */
+/** At most 16 levels (the migration's CHECK agrees). */
 export const MAX_UNIT_DEPTH = 16;
 
 /** The tenancy migration's UNIQUE (tenant_id, key). */

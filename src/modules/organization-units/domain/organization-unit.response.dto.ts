@@ -5,14 +5,14 @@ export const ORGANIZATION_UNIT_STATUSES = ['active', 'disabled'] as const;
 export type OrganizationUnitStatus = (typeof ORGANIZATION_UNIT_STATUSES)[number];
 export type ScopeRelation = 'accessible' | 'ancestor';
 
-/** What the caller's scope adds to a unit row (design §3), computed in SQL by OrganizationUnitReader. */
+/** What the caller's scope adds to a unit row, computed in SQL by OrganizationUnitReader. */
 export interface UnitAnnotations {
   scopeRelation: ScopeRelation;
   hasChildren: boolean;
   effectiveStatus: OrganizationUnitStatus;
 }
 
-/** Design §5.5: the spec's Organization unit plus `parentOrganizationUnitId` and `metadata`. */
+/** The API's Organization unit plus `parentOrganizationUnitId` and `metadata`. */
 export class OrganizationUnitResponse {
   @ApiProperty({ format: 'uuid' })
   organizationUnitId!: string;

@@ -14,7 +14,7 @@ import { ListOrganizationUnitsQuery } from './list-organization-units.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 
 /**
- * Design §5.5: one level of the visible tree. With `parentOrganizationUnitId`: the visible children of that
+ * One level of the visible tree. With `parentOrganizationUnitId`: the visible children of that
  * (visible) unit. Without it: the visible roots; the visible set always holds every ancestor of a visible unit,
  * so the topmost visible units of any caller, unit-scoped ones included, are roots. Without a parent but with
  * a non-empty `q`: every visible unit matching it (an empty `q` is no filter: the roots). Visibility is a SQL predicate; nothing is filtered in memory.

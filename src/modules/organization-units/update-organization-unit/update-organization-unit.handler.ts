@@ -7,7 +7,7 @@ import { OrganizationUnitRepository } from '../domain/organization-unit.reposito
 import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit.command';
 
-/** Design §5.5: rename or replace metadata of a unit the caller covers (a navigation ancestor is 403). */
+/** Rename or replace metadata of a unit the caller covers (a navigation ancestor is 403). */
 @CommandHandler(UpdateOrganizationUnitCommand)
 export class UpdateOrganizationUnitHandler implements ICommandHandler<UpdateOrganizationUnitCommand, OrganizationUnitResponse> {
   constructor(

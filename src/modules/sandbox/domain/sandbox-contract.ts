@@ -1,5 +1,5 @@
 /*
- * The script contract of design §9.2 and the node error codes of §9.4, as the flows module sees them.
+ * The script contract (input, result shape, limits) and the node error codes, as the flows module sees them.
  * Everything here is plain JSON: it crosses the isolate boundary only as a string.
  */
 
@@ -44,7 +44,7 @@ export interface ScriptOutput {
   values?: JsonObject;
 }
 
-/** §9.4 node error codes the sandbox produces (`script_error` is a throw; the rest are limits and shapes). */
+/** The node error codes the sandbox produces (`script_error` is a throw; the rest are limits and shapes). */
 export type InvocationErrorCode =
   | 'script_error'
   | 'timeout'
@@ -77,7 +77,7 @@ export interface ScriptArtifact {
 export type CompileIssueCode = 'syntax_error' | 'missing_transform';
 export type SandboxIssueCode = 'runtime_error' | 'timeout' | 'memory_limit' | 'invalid_output' | 'output_too_large';
 
-/** One entry of FLOW_FAILURE `issues` (§2), with the script position where one is known (1-based). */
+/** One entry of FLOW_FAILURE `issues`, with the script position where one is known (1-based). */
 export interface GateIssue {
   severity: 'error';
   code: CompileIssueCode | SandboxIssueCode;

@@ -4,7 +4,7 @@ import { SANDBOX_OUTPUT_LIMITS } from '../sandbox-limits';
 /*
  * Host side of the envelope protocol of context-bootstrap.ts. The envelope is a string a tenant could in
  * principle have shaped, so nothing in it is trusted: sizes are checked before parsing, the JSON is parsed with
- * `__proto__` refused, and the result must have the exact §9.2 shape.
+ * `__proto__` refused, and the result must have the exact shape of the script contract.
  */
 
 const ISOLATE_CODES: ReadonlySet<string> = new Set(['script_error', 'memory_limit', 'invalid_output', 'output_too_large']);
@@ -88,7 +88,7 @@ function decodeLogs(part: string): { logs: string[]; truncated: boolean } | null
 class RejectedKey extends Error {}
 
 /**
- * The §9.2 shape of a non-null result, or the reason it is not one. `__proto__` is refused at any depth: JSON.parse
+ * The contract shape of a non-null result, or the reason it is not one. `__proto__` is refused at any depth: JSON.parse
  * makes it an own property, but any later `Object.assign` or spread-and-set would turn it into a prototype.
  */
 export function parseOutput(json: string): ScriptOutput | string {

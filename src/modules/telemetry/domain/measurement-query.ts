@@ -1,6 +1,6 @@
 import type { SchemaRef } from '../../device-types/domain/device-field-definition.entity';
 
-/** Design §5.9 bucket widths, in seconds: fixed durations, so `1d` is 24 h whatever the session time zone. */
+/** Bucket widths, in seconds: fixed durations, so `1d` is 24 h whatever the session time zone. */
 export const BUCKET_SECONDS = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '6h': 21600, '1d': 86400 } as const;
 export type Bucket = keyof typeof BUCKET_SECONDS;
 export const BUCKETS = Object.keys(BUCKET_SECONDS) as Bucket[];

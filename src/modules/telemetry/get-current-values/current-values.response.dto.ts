@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
 import { JSON_VALUE_SCHEMAS } from '../list-measurements/measurement-page.response.dto';
 
-/** Spec "Current value entry". */
+/** The API record "Current value entry". */
 export class CurrentValueEntry {
   @ApiProperty({ type: () => DeviceFieldResponse })
   definition!: DeviceFieldResponse;

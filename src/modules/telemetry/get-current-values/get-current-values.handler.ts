@@ -26,7 +26,7 @@ interface FieldJson {
 }
 
 /**
- * Every active field of the device `d`'s type with its stored value, as one JSON array in the spec's order; read in
+ * Every active field of the device `d`'s type with its stored value, as one JSON array in field order; read in
  * the same round trip as the device (this endpoint is on the hot path, bench:devices).
  */
 export const FIELDS_WITH_VALUES_SQL = `(
@@ -44,7 +44,7 @@ export const FIELDS_WITH_VALUES_SQL = `(
 export const CURRENT_VALUES_SQL = resolveDeviceSql(FIELDS_WITH_VALUES_SQL);
 
 /**
- * Spec "Current value entry": every active field of the device's type with its stored value (null until the
+ * The API record "Current value entry": every active field of the device's type with its stored value (null until the
  * first storage; always null for a timeseries-only field). A device the caller sees is seen with its current
  * values. The device, its scope and its fields with values come in one indexed query.
  */

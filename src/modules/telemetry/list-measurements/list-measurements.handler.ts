@@ -33,10 +33,10 @@ interface PageRow {
 }
 
 /**
- * Design §5.9 measurements, §4 "Chronological": raw points or SQL-aggregated buckets, keyset-paginated on
- * (time, fieldKey) with a signed cursor binding the caller, the device and every filter. Design §3 "Devices":
+ * Measurements, a "Chronological" list: raw points or SQL-aggregated buckets, keyset-paginated on
+ * (time, fieldKey) with a signed cursor binding the caller, the device and every filter. Visibility:
  * only points observed during the visible parts of the device's history count, for raw and bucketed reads.
- * Check order (§2): query validation and the cursor, then the device's 404, the permission, the field keys.
+ * Check order: query validation and the cursor, then the device's 404, the permission, the field keys.
  */
 @QueryHandler(ListMeasurementsQuery)
 export class ListMeasurementsHandler implements IQueryHandler<ListMeasurementsQuery, MeasurementPage> {

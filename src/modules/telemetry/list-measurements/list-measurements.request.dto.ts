@@ -6,7 +6,7 @@ import { AfterFrom, DateTimeFormat, MaxSpan } from '../../../shared/validation/t
 import { BUCKETS, Bucket, AGGREGATIONS, Aggregation } from '../domain/measurement-query';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Design §5.9: a raw read spans at most 31 days, a bucketed one at most 366. */
+/** A raw read spans at most 31 days, a bucketed one at most 366. */
 export const MAX_RAW_SPAN_MS = 31 * DAY_MS;
 export const MAX_BUCKETED_SPAN_MS = 366 * DAY_MS;
 export const MAX_FIELD_KEYS = 50;
@@ -19,7 +19,7 @@ const bucketed = (object: object): boolean => (object as { bucket?: unknown }).b
 const keysOf = (value: unknown): string[] => (typeof value === 'string' ? value.split(',') : []);
 
 /**
- * Design §5.9 measurements query. `from`/`to` required, `[from, to)`; `from >= to`: `range` on `query.to`; a span
+ * The measurements query. `from`/`to` required, `[from, to)`; `from >= to`: `range` on `query.to`; a span
  * over 31 days (366 with `bucket`): `max_span` on `query.to`. `aggregation` without `bucket`: `required` on
  * `query.bucket`. Whether each key names a timeseries field of the device's type is checked by the handler.
  */

@@ -33,7 +33,7 @@ export class MeasurementBucket {
 
 export type MeasurementItem = MeasurementPoint | MeasurementBucket;
 
-/** Design §4 "Chronological" page: (observedAt or bucketStart, fieldKey) ascending. */
+/** A "Chronological" page: (observedAt or bucketStart, fieldKey) ascending. */
 export class MeasurementPage {
   @ApiProperty({ format: 'uuid' })
   deviceId!: string;

@@ -1,6 +1,6 @@
 import { checkValue } from './check-value';
 
-describe('checkValue (design §9.4 step 3)', () => {
+describe('checkValue', () => {
   it('accepts values of the schema and reports type_mismatch otherwise', () => {
     const number = 'platform://schemas/number/v1';
     const string = 'platform://schemas/string/v1';

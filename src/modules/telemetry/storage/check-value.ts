@@ -1,10 +1,10 @@
 import type { SchemaRef } from '../../device-types/domain/device-field-definition.entity';
 
-/** Design §9.4 step 3 limits. */
+/** Limits a stored value must fit, by `schemaRef`. */
 export const MAX_STRING_LENGTH = 4096;
 export const MAX_JSON_BYTES = 16 * 1024;
 
-/** A value as flows produce it: a JSON value (never null: null is never written, design §9.4 step 2). */
+/** A value as flows produce it: a JSON value (never null: null is never written). */
 export type TelemetryValue = number | string | boolean | readonly unknown[] | { readonly [key: string]: unknown };
 
 export type ValueCheck = { ok: true } | { ok: false; code: 'type_mismatch'; reason: string };
@@ -13,7 +13,7 @@ const OK: ValueCheck = { ok: true };
 const mismatch = (reason: string): ValueCheck => ({ ok: false, code: 'type_mismatch', reason });
 
 /**
- * Design §9.4 step 3: does `value` fit the field's `schemaRef`? number: finite; string: at most 4096 characters;
+ * Does `value` fit the field's `schemaRef`? number: finite; string: at most 4096 characters;
  * boolean; json: any JSON value (objects, arrays, scalars) whose serialization is at most 16 KiB of UTF-8.
  */
 export function checkValue(schemaRef: SchemaRef, value: unknown): ValueCheck {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { jsonText, TelemetryValue } from './check-value';
 
-/** One value of one field of one device, as a flow execution stores it (design §9.4 step 5). */
+/** One value of one field of one device, as a flow execution stores it. */
 export interface TelemetryRow {
   deviceId: string;
   /** The field definition's `fieldNo` (see TelemetryFieldReader). */
@@ -108,7 +108,7 @@ interface StatementResult {
 }
 
 /**
- * The telemetry write API of design §9.4 step 5, called by flow executions inside their transaction (the
+ * The telemetry write API, called by flow executions inside their transaction (the
  * EntityManager passed in). Each call is one statement whatever the batch size: an `INSERT … SELECT FROM unnest`
  * of column arrays with an upsert. Values are expected to be checked already (`checkValue`); the writer still
  * refuses anything that would corrupt data (non-finite numbers, values of the wrong kind, unknown pairs).

@@ -11,8 +11,8 @@ import { AuthCache } from '../../../shared/auth/auth-cache';
 const TRANSITIONS = new StatusTransitions('tenant', DISABLE_REACTIVATE);
 
 /**
- * Design §5.4, §7: `active` ⇄ `disabled` (platform admins). The same status again is not a listed move: 409
- * `invalid_state` with `currentStatus` (C4; only users and the kill-switch are idempotent). A disabled
+ * `active` ⇄ `disabled` (platform admins). The same status again is not a listed move: 409
+ * `invalid_state` with `currentStatus` (only users and the kill-switch are idempotent). A disabled
  * tenant makes every non-admin grant in it ineffective: the access layer reads the status on each request.
  */
 @CommandHandler(ChangeTenantStatusCommand)

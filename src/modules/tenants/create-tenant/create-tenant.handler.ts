@@ -5,7 +5,7 @@ import { TenantRepository, TENANT_CONSTRAINTS } from '../domain/tenant.repositor
 import { TenantResponse } from '../tenant.response.dto';
 import { CreateTenantCommand } from './create-tenant.command';
 
-/** Design §5.4: the tenant (number from `tenant_number_seq`) and its `running` e-mail kill-switch, in one transaction. */
+/** The tenant (number from `tenant_number_seq`) and its `running` e-mail kill-switch, in one transaction. */
 @CommandHandler(CreateTenantCommand)
 export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand, TenantResponse> {
   constructor(

@@ -10,7 +10,7 @@ import { TenantResponse } from '../tenant.response.dto';
 import { ListTenantsQuery } from './list-tenants.query';
 import { searchTerm } from '../../../shared/pagination/tenant-list';
 
-/** Design §5.4: platform admins see every tenant; anyone else only tenants where they hold an effective grant. */
+/** Platform admins see every tenant; anyone else only tenants where they hold an effective grant. */
 @QueryHandler(ListTenantsQuery)
 export class ListTenantsHandler implements IQueryHandler<ListTenantsQuery, Page<TenantResponse>> {
   constructor(

@@ -7,7 +7,7 @@ import { TenantResponse } from '../tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
-/** Design §5.4: `tenant:write` via a tenant-level grant; a request that changes nothing writes nothing. */
+/** `tenant:write` via a tenant-level grant; a request that changes nothing writes nothing. */
 @CommandHandler(UpdateTenantCommand)
 export class UpdateTenantHandler implements ICommandHandler<UpdateTenantCommand, TenantResponse> {
   constructor(

@@ -1,7 +1,7 @@
 import { Metadata, OptionalEntityName } from '../../../shared/validation/fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 
-/** At least one property (design C4); `metadata` replaces the whole map. The key is immutable. */
+/** At least one property; `metadata` replaces the whole map. The key is immutable. */
 @MinProperties(1)
 export class UpdateTenantRequest {
   @OptionalEntityName()

@@ -7,7 +7,7 @@ import { UserResponse } from '../../identity/domain/user.response.dto';
 import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
 import { CreateUserCommand } from './create-user.command';
 
-/** Design §5.3: the user and its forced-change credential in one transaction; the response has no username. */
+/** The user and its forced-change credential in one transaction; the response has no username. */
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand, UserResponse> {
   constructor(

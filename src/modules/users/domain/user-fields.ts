@@ -10,7 +10,7 @@ export { Metadata };
 
 /*
  * The request fields of the users API, shared by create and update. Custom constraints are named after their
- * design §2 rule, so the validation pipe reports that rule.
+ * validation rule name, so the validation pipe reports that rule.
  */
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
@@ -49,7 +49,7 @@ export const OptionalStatus = (): Field =>
     IsIn([...USER_STATUSES]),
   );
 
-/** The length half of the password policy; the handler checks "not the username or e-mail" (design §5.1). */
+/** The length half of the password policy; the handler checks "not the username or e-mail". */
 export const TemporaryPassword = (): Field =>
   applyDecorators(
     ApiProperty({

@@ -8,7 +8,7 @@ export interface UserRuleTarget {
 }
 
 /**
- * Design §5.2/§5.3: whether `callerId` may disable or demote `target`. `otherActiveAdmins` counts the active
+ * Whether `callerId` may disable or demote `target`. `otherActiveAdmins` counts the active
  * platform admins other than the target, read under a lock on those rows so two concurrent requests cannot
  * both remove "the other" admin.
  */
@@ -23,7 +23,7 @@ export function lockoutConflict(target: UserRuleTarget, callerId: string, otherA
   return null;
 }
 
-/** Design §5.3: a temporary password is never set on a protected user, nor by the caller on themself. */
+/** A temporary password is never set on a protected user, nor by the caller on themself. */
 export function temporaryPasswordConflict(target: UserRuleTarget, callerId: string): ConflictError | null {
   if (target.isProtected) return new ConflictError('protected_user', 'This user is protected and cannot be given a temporary password.');
   if (target.userId === callerId) {

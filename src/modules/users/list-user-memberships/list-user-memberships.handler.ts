@@ -9,7 +9,7 @@ import { ListUserMembershipsQuery } from './list-user-memberships.query';
 import { UserMembershipResponse } from './user-membership.response.dto';
 
 /**
- * Design §5.3: a user's membership history, every tenant and status, oldest first. `tenantId` is a plain
+ * A user's membership history, every tenant and status, oldest first. `tenantId` is a plain
  * filter: platform admins see every tenant, and a tenant without grants of the user is an empty page.
  */
 @QueryHandler(ListUserMembershipsQuery)
@@ -23,7 +23,7 @@ export class ListUserMembershipsHandler implements IQueryHandler<ListUserMembers
   async execute({ actorId, userId, params }: ListUserMembershipsQuery): Promise<Page<UserMembershipResponse>> {
     const filters = { status: params.status ?? null, tenantId: params.tenantId?.toLowerCase() ?? null };
     const pageRequest = { actorId, scope: `users/${userId}/memberships`, filters, limit: params.limit, cursor: params.cursor };
-    // Design §2 check order: a bad cursor is a 400 before the user's 404.
+    // A bad cursor is a 400 before the user's 404.
     this.paginator.verify(pageRequest);
     await this.users.find(this.dataSource.manager, userId);
 

@@ -3,7 +3,7 @@ import { PageResponse } from '../../../shared/pagination/page';
 import { MembershipResponse } from '../../memberships/domain/membership.response.dto';
 import type { MembershipRecord } from '../../memberships/domain/membership.repository';
 
-/** A membership grant (spec "Membership grant", design §3 and §11) with the tenant's public number. */
+/** A membership grant with the tenant's public number. */
 export class UserMembershipResponse extends MembershipResponse {
   @ApiProperty({ minimum: 1, maximum: 2147483647 })
   tenantNumber!: number;

@@ -8,7 +8,7 @@ import { UserResponse } from '../../identity/domain/user.response.dto';
 import { ListUsersQuery } from './list-users.query';
 import { searchTerm } from '../../../shared/pagination/tenant-list';
 
-/** Design §5.3: all users, oldest first, filtered by status and a case-insensitive search. */
+/** All users, oldest first, filtered by status and a case-insensitive search. */
 @QueryHandler(ListUsersQuery)
 export class ListUsersHandler implements IQueryHandler<ListUsersQuery, Page<UserResponse>> {
   constructor(

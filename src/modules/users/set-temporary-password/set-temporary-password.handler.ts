@@ -11,7 +11,7 @@ import { temporaryPasswordConflict } from '../domain/user-rules';
 import { SetTemporaryPasswordCommand } from './set-temporary-password.command';
 
 /**
- * Design §5.3 and spec Authentication 7: an administrator reset. The user must change the password at the next
+ * An administrator reset. The user must change the password at the next
  * sign-in, and every session it has now ends.
  */
 @CommandHandler(SetTemporaryPasswordCommand)

@@ -12,7 +12,7 @@ import { AuthCache } from '../../../shared/auth/auth-cache';
 type ChangedField = keyof UserChanges;
 
 /**
- * Design §5.3 and §7: a partial update. Disabling revokes every session of the user in the same transaction
+ * A partial update. Disabling revokes every session of the user in the same transaction
  * and is refused for a protected user, the caller themself and the last active platform admin; a field equal
  * to its current value is not a change, and a request without any change writes nothing.
  */
@@ -57,7 +57,7 @@ export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand, Use
         const revokedSessions =
           statusMove?.after === 'disabled' ? await this.sessions.revokeAll(tx.manager, user.userId, 'user_disabled') : undefined;
 
-        // One event per command (design §10): a status move is the event; other changed fields ride along.
+        // One event per command: a status move is the event; other changed fields ride along.
         const event = statusMove ? (statusMove.after === 'disabled' ? 'disabled' : 'reactivated') : 'updated';
         await tx.audit({
           eventType: `user.${event}`,

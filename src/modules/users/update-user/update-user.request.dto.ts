@@ -2,7 +2,7 @@ import type { UserStatus } from '../../identity/domain/user.entity';
 import { Metadata, OptionalDisplayName, OptionalEmail, OptionalStatus, OptionalUsername } from '../domain/user-fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 
-/** At least one property (design C4); `metadata` replaces the whole map. */
+/** At least one property; `metadata` replaces the whole map. */
 @MinProperties(1)
 export class UpdateUserRequest {
   @OptionalUsername()
