@@ -57,6 +57,8 @@ export class AppConfig {
   readonly sandboxTimeoutMs!: number;
   readonly sandboxMemoryMb!: number;
   readonly sandboxMaxIsolates!: number;
+  /** Whole budget of one flow execution, ms; beyond it the execution fails with `timeout`. */
+  readonly flowExecutionTimeoutMs!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -124,6 +126,7 @@ export class AppConfig {
       sandboxTimeoutMs: value.SANDBOX_TIMEOUT_MS,
       sandboxMemoryMb: value.SANDBOX_MEMORY_MB,
       sandboxMaxIsolates: value.SANDBOX_MAX_ISOLATES,
+      flowExecutionTimeoutMs: value.FLOW_EXECUTION_TIMEOUT_MS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

@@ -70,6 +70,7 @@ export const envSchema = Joi.object({
   SANDBOX_TIMEOUT_MS: Joi.number().integer().min(1).max(10000).default(50),
   SANDBOX_MEMORY_MB: Joi.number().integer().min(8).max(4096).default(64),
   SANDBOX_MAX_ISOLATES: Joi.number().integer().min(1).max(10000).default(100),
+  FLOW_EXECUTION_TIMEOUT_MS: Joi.number().integer().min(1).max(60000).default(1000),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })
