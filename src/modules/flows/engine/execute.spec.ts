@@ -39,7 +39,7 @@ function fakeSandbox(answer: (msg: unknown, ctx: unknown) => InvocationOutcome |
   };
   return { sandbox, calls };
 }
-const ok = (result: InvocationOutcome extends infer T ? (T extends { ok: true } ? T['result'] : never) : never, logs: string[] = []): InvocationOutcome => ({ ok: true, result, logs, logsTruncated: false });
+const ok = (result: Extract<InvocationOutcome, { ok: true }>['result'], logs: string[] = []): InvocationOutcome => ({ ok: true, result, logs, logsTruncated: false });
 
 function plan(nodes: FlowGraphNode[], edges: FlowGraphEdge[], context: Partial<PlanContext> = {}, releasedAt: string | null = null) {
   return compilePlan(
