@@ -61,10 +61,11 @@ export const mapField: BuiltInExecutor = (message, configuration) => {
   return { kind: 'emitted', port: 'out', message: { ...message, values } };
 };
 
-/** Half away from zero at `decimals` places; toPrecision(15) first drops binary noise (1.005 * 100 = 100.49999...). */
+/** Half away from zero at `decimals` places; near a half, toPrecision(15) first drops binary noise (1.005 * 100 = 100.49999...). */
 export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
-  const scaled = Number((Math.abs(value) * factor).toPrecision(15));
+  let scaled = Math.abs(value) * factor;
+  if (Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6) scaled = Number(scaled.toPrecision(15));
   const rounded = (Math.sign(value) * Math.round(scaled)) / factor;
   return Object.is(rounded, -0) ? 0 : rounded;
 }

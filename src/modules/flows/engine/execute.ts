@@ -12,12 +12,36 @@ export const MAX_TRACE_LOG_CHARS = 500;
 const defaultClock = (): number => performance.now();
 const ms = (value: number): number => Math.round(value * 1000) / 1000;
 
+/**
+ * An upper bound of the UTF-8 length of `value`'s JSON text, given up once it passes `limit`: small outputs (the
+ * usual case) skip serialization. Every UTF-16 unit of a string counts 6 bytes (a `\u0000` escape), byte-sized
+ * integers 3, other numbers 24.
+ */
+function jsonBytesAtMost(value: unknown, limit: number): number {
+  if (value === null || typeof value === 'boolean') return 5;
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value < 1000 ? 3 : 24;
+  if (typeof value === 'string') return value.length * 6 + 2;
+  if (typeof value !== 'object') return 0;
+  let total = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      total += jsonBytesAtMost(item, limit - total) + 1;
+      if (total > limit) return total;
+    }
+    return total;
+  }
+  for (const key in value as Record<string, unknown>) {
+    total += key.length * 6 + 4 + jsonBytesAtMost((value as Record<string, unknown>)[key], limit - total);
+    if (total > limit) return total;
+  }
+  return total;
+}
+
 /** A trace's `output`: the value itself up to 4 KiB of JSON, else the first 4 KiB of its JSON text. */
 export function traceOutput(value: JsonValue): { output: JsonValue; outputTruncated: boolean } {
+  if (jsonBytesAtMost(value, MAX_TRACE_OUTPUT_BYTES) <= MAX_TRACE_OUTPUT_BYTES) return { output: value, outputTruncated: false };
   const json = JSON.stringify(value);
-  if (json.length * 3 <= MAX_TRACE_OUTPUT_BYTES || Buffer.byteLength(json, 'utf8') <= MAX_TRACE_OUTPUT_BYTES) {
-    return { output: value, outputTruncated: false };
-  }
+  if (Buffer.byteLength(json, 'utf8') <= MAX_TRACE_OUTPUT_BYTES) return { output: value, outputTruncated: false };
   // a cut through a multi-byte character decodes to U+FFFD: dropped
   const text = Buffer.from(json, 'utf8').subarray(0, MAX_TRACE_OUTPUT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
   return { output: text, outputTruncated: true };
@@ -35,11 +59,19 @@ function budgetExceeded(budgetMs: number): NodeOutcome {
 
 /** The node's outcome, or a budget timeout if it does not settle within `remainingMs`. */
 function withinBudget(pending: Promise<NodeOutcome>, remainingMs: number, budgetMs: number): Promise<NodeOutcome> {
-  let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<NodeOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(budgetExceeded(budgetMs)), Math.max(0, remainingMs));
+  return new Promise<NodeOutcome>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(budgetExceeded(budgetMs)), Math.max(0, remainingMs));
+    pending.then(
+      (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   });
-  return Promise.race([pending, expiry]).finally(() => clearTimeout(timer));
 }
 
 function runContext(input: FlowInput, parameters: JsonObject, options: ExecuteOptions): RunContext {
@@ -117,7 +149,11 @@ export async function execute(plan: ExecutionPlan, input: FlowInput, parameters:
       const result = writeOutput(node, messages);
       outcome = result.outcome;
       written = result.written;
-    } else outcome = await runBlock(node, messages[0], parameters, run, deadline - startedAt, options.budgetMs);
+    } else {
+      // built-ins answer synchronously: only script calls cost an await
+      const pending = runBlock(node, messages[0], parameters, run, deadline - startedAt, options.budgetMs);
+      outcome = pending instanceof Promise ? await pending : pending;
+    }
 
     entry.durationMs = ms(now() - startedAt);
     entry.logs = traceLogs(outcome.logs);
@@ -158,14 +194,14 @@ export async function execute(plan: ExecutionPlan, input: FlowInput, parameters:
   };
 }
 
-async function runBlock(
+function runBlock(
   node: PlanNode,
   message: FlowMessage,
   parameters: JsonObject,
   run: RunContext,
   remainingMs: number,
   budgetMs: number,
-): Promise<NodeOutcome> {
+): NodeOutcome | Promise<NodeOutcome> {
   let configuration = node.configuration;
   if (node.hasParameterRefs) {
     const resolved = resolveParameterRefs(configuration, parameters);
@@ -176,7 +212,7 @@ async function runBlock(
   }
   try {
     const result = node.executor!(message, configuration, node.nodeId, run);
-    return result instanceof Promise ? await withinBudget(result, remainingMs, budgetMs) : result;
+    return result instanceof Promise ? withinBudget(result, remainingMs, budgetMs) : result;
   } catch (error) {
     if (error instanceof SandboxUnavailableError) throw error;
     // a configuration the block cannot work with (the validator refuses these before release)

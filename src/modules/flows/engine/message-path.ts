@@ -75,9 +75,18 @@ function walk(current: unknown, tokens: readonly PathToken[], at: number): { fou
   return { found: false, value: undefined };
 }
 
+/** Parsed paths by text: configurations repeat the same few paths on every execution. */
+const parsed = new Map<string, PathToken[] | null>();
+const MAX_PARSED_PATHS = 10000;
+
 /** `readPath` for a path given as text; an unparsable path leads nowhere. */
 export function readPathText(root: unknown, path: string): { found: boolean; value: unknown } {
-  const tokens = parsePath(path);
+  let tokens = parsed.get(path);
+  if (tokens === undefined) {
+    tokens = parsePath(path);
+    if (parsed.size >= MAX_PARSED_PATHS) parsed.clear();
+    parsed.set(path, tokens);
+  }
   return tokens ? readPath(root, tokens) : { found: false, value: undefined };
 }
 
