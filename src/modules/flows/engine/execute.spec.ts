@@ -2,7 +2,7 @@ import type { InvocationOutcome, ScriptArtifact } from '../../sandbox/domain/san
 import { SANDBOX_UNAVAILABLE_MESSAGE } from '../../sandbox/script-sandbox';
 import { SandboxUnavailableError } from './custom-executor';
 import type { ExecuteOptions, ExecutionResult, FieldContractEntry, FlowGraphEdge, FlowGraphNode, FlowInput, JsonObject, PlanContext, SandboxInvoker } from './engine-types';
-import { execute } from './execute';
+import { execute, traceOutput } from './execute';
 import { compilePlan } from './execution-plan';
 
 const NUMBER = 'platform://schemas/number/v1';
@@ -397,5 +397,23 @@ describe('execute: trace', () => {
     for (let i = 0; i < 50; i += 1) {
       expect(withoutTimes(await execute(compiled, hexInput('00e741'), {}, OPTIONS))).toEqual(first);
     }
+  });
+});
+
+describe('traceOutput', () => {
+  const ofJsonBytes = (bytes: number) => ({ s: 'x'.repeat(bytes - '{"s":""}'.length) });
+  it('keeps a value of exactly 4 KiB of JSON and cuts one byte more', () => {
+    expect(JSON.stringify(ofJsonBytes(4096)).length).toBe(4096);
+    expect(traceOutput(ofJsonBytes(4096))).toEqual({ output: ofJsonBytes(4096), outputTruncated: false });
+    const cut = traceOutput(ofJsonBytes(4097));
+    expect(cut.outputTruncated).toBe(true);
+    expect(cut.output).toBe(JSON.stringify(ofJsonBytes(4097)).slice(0, 4096));
+  });
+
+  it('counts escapes and multi-byte characters', () => {
+    expect(traceOutput({ s: '\u0001'.repeat(700) }).outputTruncated).toBe(true);
+    expect(traceOutput({ s: '\u0001'.repeat(600) }).outputTruncated).toBe(false);
+    expect(traceOutput(['é'.repeat(2100)]).outputTruncated).toBe(true);
+    expect(traceOutput(Array.from({ length: 1000 }, () => 255)).outputTruncated).toBe(false);
   });
 });
