@@ -3,10 +3,12 @@
  * decode-binary -> custom block -> scale -> filter -> outputs (storage writes are data, never done), as
  * executions/s next to ScriptSandbox.invoke alone calling the same custom block with the same message, in the
  * same run (goal: engine/sandbox at least 0.7: the graph around the script costs less than the script). Both
- * are measured with 1 and with BENCH_CONCURRENCY calls in flight, in alternating halves so machine load hits
- * both alike. Prints figures; never fails on a number.
+ * are measured with 1 and with BENCH_CONCURRENCY calls in flight, in BENCH_ROUNDS alternating slices so machine
+ * load hits both alike (on a busy 2-core machine one-second figures swing by a third). Prints figures; never
+ * fails on a number.
  *
- * BENCH_DURATION seconds per measurement (default 5), BENCH_CONCURRENCY calls in flight (default 64).
+ * BENCH_DURATION seconds per side and measurement (default 10), BENCH_CONCURRENCY calls in flight (default 64),
+ * BENCH_ROUNDS slices (default 10).
  */
 const os = require('node:os');
 const { join } = require('node:path');
@@ -15,8 +17,9 @@ const { fail, ROOT } = require('./support');
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
 const { compilePlan, execute } = require(join(ROOT, 'dist', 'modules', 'flows', 'engine', 'index.js'));
 
-const duration = Number(process.env.BENCH_DURATION ?? 5) * 1000;
+const duration = Number(process.env.BENCH_DURATION ?? 10) * 1000;
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const limits = { timeoutMs: 50, memoryMb: 64, maxIsolates: 100 };
 
 const TENANT = '00000000-0000-0000-0000-000000000003';
@@ -113,15 +116,15 @@ async function measure(call, inFlight, ms) {
   return { calls, elapsed: performance.now() - started, latencies };
 }
 
-/** Two halves each, alternating, so a load spike on the shared machine hits both sides. */
+/** BENCH_ROUNDS alternating slices each, so load spikes on the shared machine hit both sides alike. */
 async function compare(sandboxCall, engineCall, inFlight) {
   const totals = { sandbox: { calls: 0, elapsed: 0, latencies: [] }, engine: { calls: 0, elapsed: 0, latencies: [] } };
-  for (let half = 0; half < 2; half += 1) {
+  for (let round = 0; round < rounds; round += 1) {
     for (const [name, call] of [
       ['sandbox', sandboxCall],
       ['engine', engineCall],
     ]) {
-      const result = await measure(call, inFlight, duration / 2);
+      const result = await measure(call, inFlight, duration / rounds);
       totals[name].calls += result.calls;
       totals[name].elapsed += result.elapsed;
       totals[name].latencies.push(...result.latencies);
