@@ -23,7 +23,7 @@ describe('paths', () => {
     expect(parsePath(path)).toEqual(tokens);
   });
 
-  it.each(['', '.a', 'a.', 'a..b', 'a[', 'a[x]', 'a[-1]', 'a[0]b'])('refuses %j', (path) => {
+  it.each(['', '.a', 'a.', 'a..b', 'a.[0]', 'a[', 'a[x]', 'a[-1]', 'a[0]b'])('refuses %j', (path) => {
     expect(parsePath(path)).toBeNull();
   });
 

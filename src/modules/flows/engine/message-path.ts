@@ -15,6 +15,7 @@ export function parsePath(path: string): PathToken[] | null {
   let afterDot = false;
   while (i < path.length) {
     if (path[i] === '[') {
+      if (afterDot) return null;
       const close = path.indexOf(']', i);
       if (close < 0) return null;
       const digits = path.slice(i + 1, close);
