@@ -64,6 +64,8 @@ export class AppConfig {
   readonly jobsLeaseMs!: number;
   readonly jobsMaxAttempts!: number;
   readonly jobsBackoffBaseMs!: number;
+  /** Whole budget of one flow execution, ms; beyond it the execution fails with `timeout`. */
+  readonly flowExecutionTimeoutMs!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -137,6 +139,7 @@ export class AppConfig {
       jobsLeaseMs: value.JOBS_LEASE_MS,
       jobsMaxAttempts: value.JOBS_MAX_ATTEMPTS,
       jobsBackoffBaseMs: value.JOBS_BACKOFF_BASE_MS,
+      flowExecutionTimeoutMs: value.FLOW_EXECUTION_TIMEOUT_MS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

@@ -76,6 +76,7 @@ export const envSchema = Joi.object({
   JOBS_LEASE_MS: Joi.number().integer().min(100).max(3600000).default(60000),
   JOBS_MAX_ATTEMPTS: Joi.number().integer().min(1).max(100).default(5),
   JOBS_BACKOFF_BASE_MS: Joi.number().integer().min(1).max(3600000).default(1000),
+  FLOW_EXECUTION_TIMEOUT_MS: Joi.number().integer().min(1).max(60000).default(1000),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })

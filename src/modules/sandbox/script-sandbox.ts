@@ -16,6 +16,9 @@ import { HostCrashedError, SandboxHostProcess } from './host/sandbox-host-proces
 import type { SandboxLimits } from './sandbox-limits';
 import type { SandboxMetrics } from './sandbox-metrics';
 
+/** The message of the `block_unavailable` outcome that means the sandbox itself failed (the call may succeed later). */
+export const SANDBOX_UNAVAILABLE_MESSAGE = 'The script sandbox is unavailable. Retry later.';
+
 /** Who answers for a compile run (it parses and probes, never runs the script's statements). */
 const COMPILE_BLAME_KEY = '(compile)';
 
@@ -116,7 +119,7 @@ export class ScriptSandbox implements OnModuleDestroy {
       const hit = this.limitHit(error);
       if (hit) return failed(hit.code, hit.message);
       this.unavailable(error);
-      return failed('block_unavailable', 'The script sandbox is unavailable. Retry later.');
+      return failed('block_unavailable', SANDBOX_UNAVAILABLE_MESSAGE);
     }
   }
 

@@ -1,0 +1,11 @@
+export * from './engine-types';
+export { compilePlan, FlowPlanError, PlanCache, resolveParameterRefs } from './execution-plan';
+export type { ExecutionPlan, PlanNode } from './execution-plan';
+export { execute } from './execute';
+export { evaluateAssertions } from './assertions';
+export type { Assertion, AssertionResult } from './assertions';
+export { decodeRawPayload } from './payload-decoding';
+export { SandboxUnavailableError } from './custom-executor';
+export { FlowEngine } from './flow-engine';
+export type { FlowPlanSource } from './flow-engine';
+export { FlowEngineModule } from './flow-engine.module';
