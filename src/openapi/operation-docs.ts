@@ -562,6 +562,85 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ),
   },
 
+  // Flows
+  CreateFlowController_create: {
+    summary: 'Create the flow of a device type',
+    description: lines(
+      perm('flows:write', 'T'),
+      `Body: \`key\` (unique per tenant), \`name\`, \`description\` optional. ${KEY_RULE} ${NAME_RULES} Creates the device type's single flow and its first draft (version 1, \`flow-graph.v2\` with the two output nodes, no edges, no parameters) in one transaction. Answers 201 with \`ETag: "1"\` and \`Location: /v1/flows/{flowId}\`; \`activeVersionId\`/\`activeVersionNumber\` stay null until the first activation.`,
+      '**404** (`device_type`): missing or invisible. **409** `flow_exists` (the type has its flow), `duplicate_key`.',
+    ),
+  },
+  GetDeviceTypeFlowController_get: {
+    summary: 'Get the flow of a device type',
+    description: lines(perm('flows:read', 'T'), 'With `ETag` (the flow’s lockVersion).', '**404** `device_type` when the type is missing or invisible, `flow` when it has no flow yet.'),
+  },
+  ListFlowsController_list: {
+    summary: 'List flows of a tenant',
+    description: lines(perm('flows:read', 'T'), 'Filters: `deviceTypeId`, `q` (key or name substring).', ASCENDING, TENANT_404),
+  },
+  GetFlowController_get: {
+    summary: 'Get a flow',
+    description: lines(perm('flows:read', 'T'), 'With `ETag`; the lockVersion changes only on PATCH and on activation or rollback.', EXISTENCE_404),
+  },
+  UpdateFlowController_update: {
+    summary: 'Rename a flow or change its description',
+    description: lines(perm('flows:write', 'T'), '`name` and/or `description`; `key` and the device type are immutable. ' + PATCH_RULES.replace(/; `metadata`.*$/, '.'), IF_MATCH, EXISTENCE_404),
+  },
+  ActivateFlowController_activate: {
+    summary: 'Activate or roll back a flow version',
+    description: lines(
+      perm('flows:release', 'T'),
+      'Body `flowVersionId`: a released version of this flow (a version of another flow is 400 `body.flowVersionId` `reference_not_found`). Atomic: of two parallel activations with the same ETag one wins, the other gets 409 `lock_version_mismatch`. Audited as `flow.activated`, or `flow.rolled_back` when the new version’s number is lower than the active one’s.',
+      IF_MATCH,
+      EXISTENCE_404 + ' **409** `version_not_released` (+`currentStatus`; a deprecated version cannot be activated again), `already_active`.',
+    ),
+  },
+  ListFlowVersionsController_list: {
+    summary: 'List versions of a flow',
+    description: lines(
+      perm('flows:read', 'T'),
+      'Filter `status` (`draft`, `released`, `deprecated`). **Paging** (newest-first family): by `versionNumber` descending; `limit` 1..100 (default 25); `cursor` ≤ 512 characters; `items` and `nextCursor`, no total; continuations repeat `status` and `limit` (else 400 `cursor_mismatch`).',
+      EXISTENCE_404,
+    ),
+  },
+  CreateFlowVersionController_create: {
+    summary: 'Save a new draft version',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Body `graph` (`flow-graph.v2`) and `parameters` (default `[]`). Versions are immutable, drafts included: an edit is a new draft numbered max + 1 (parallel saves never collide). Save rules, 400 with paths under `body.graph` / `body.parameters`: the shape and limits (2..102 nodes, ≤ 500 edges, `nodeId` 1..120, `name` 1..200, `configuration` ≤ 32 KiB, finite `position`), `schemaVersion`, `deviceTypeId` = the flow’s (`mismatch`), exactly one node of each output kind (`system_node_count`), unique `nodeId` (`unique`), `block` null on outputs and required on blocks, edges between existing nodes (`reference_not_found`), no self-loop (`mismatch`) or duplicate (`unique`); ≤ 50 parameters with unique keys and typed defaults. Compile rules are the validate operation’s, not the save’s.',
+      EXISTENCE_404,
+    ),
+  },
+  GetFlowVersionController_get: {
+    summary: 'Get a flow version',
+    description: lines(perm('flows:read', 'T'), 'A version of another flow is the version’s 404.', EXISTENCE_404),
+  },
+  ValidateFlowVersionController_validate: {
+    summary: 'Validate a flow version',
+    description: lines(
+      perm('flows:read', 'T'),
+      'A read: any status, against the device type’s current fields and the current blocks; stores nothing. Returns `valid` (no `error` issue), the `checksum` a release would record and every issue with `severity`, `code` and `path`. Errors: `cycle_detected`, `multiple_inputs`, `invalid_port`, `unknown_block`, `block_version_not_released`, `block_version_deprecated`, `invalid_configuration` (against the block’s configuration schema, `$param` values resolved), `unknown_field`, `field_target_mismatch`, `schema_ref_mismatch`, `undeclared_parameter`, `parameter_type_mismatch`, `unknown_email_template`. Warnings: `email_template_inactive`, `unreachable_output`, `dead_end_node`.',
+      EXISTENCE_404,
+    ),
+  },
+  ReleaseFlowVersionController_release: {
+    summary: 'Release a draft version',
+    description: lines(
+      perm('flows:release', 'T'),
+      '`draft` → `released` when it validates without errors; records `checksum` (lowercase hex SHA-256 of the RFC 8785 canonical JSON of {graph, parameters}) and `releasedAt`. Does not activate.',
+      EXISTENCE_404 + ' **409** `invalid_state` (+`currentStatus`). **422** FLOW_FAILURE `gate` `compile` with `details.issues` (audited as a failure).',
+    ),
+  },
+  DeprecateFlowVersionController_deprecate: {
+    summary: 'Deprecate a released version',
+    description: lines(
+      perm('flows:release', 'T'),
+      '`released` → `deprecated` (terminal). An active version stays active but can never be activated again.',
+      EXISTENCE_404 + ' **409** `invalid_state` (+`currentStatus`): drafts are never deprecated.',
+    ),
+  },
+
   // Diagnostics
   GetVersionController_version: {
     summary: 'Get the deployed version',
