@@ -51,6 +51,7 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   flowId: 'flow',
   flowVersionId: 'flow_version',
   fixtureId: 'flow_fixture',
+  parameterOverrideId: 'flow_parameter_override',
 };
 
 const DUPLICATE_KEY_MESSAGES: Record<string, string> = {

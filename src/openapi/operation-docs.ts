@@ -641,6 +641,76 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ),
   },
 
+  ListFixturesController_list: {
+    summary: 'List fixtures of a flow',
+    description: lines(perm('flows:read', 'T'), ASCENDING, EXISTENCE_404),
+  },
+  CreateFixtureController_create: {
+    summary: 'Create a fixture',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Shape 1: `input` (complete: `mode` `fixture`, `rawPayload` {`encoding` `base64`/`hex`/`utf8`/`json`, `data` ≤ 65536 characters that decodes}, `observedAt`, `rawReceivedAt`, `tenantId` and `deviceTypeId` = the flow’s (else `mismatch`), `deviceId` (need not exist), `correlationId` 1..128, `connectionData` ≤ 16 KiB, `parameters`), `name` and `assertions` optional. Shape 2: `raw` {`rawIngestionMessageId`, `receivedAt`} with `confirmRawRetentionExtension: true` (else `must_be_true`); until raw messages are stored every reference is 400 `body.raw` `reference_not_found`. Assertions ≤ 50 × {`path` 1..500, `expected`}. Answers 201 with `ETag: "1"` and `Location`.',
+      EXISTENCE_404 + ' **409** `max_fixtures` (100 per flow).',
+    ),
+  },
+  GetFixtureController_get: {
+    summary: 'Get a fixture',
+    description: lines(perm('flows:read', 'T'), 'With `ETag`; another flow’s fixture is the fixture’s 404.', EXISTENCE_404),
+  },
+  ReplaceFixtureController_replace: {
+    summary: 'Replace a fixture',
+    description: lines(perm('flows:write', 'T'), 'The whole fixture, shape 1 or 2 as on create (fixture updated: the record and a new `ETag`).', IF_MATCH, EXISTENCE_404),
+  },
+  DeleteFixtureController_delete: {
+    summary: 'Delete a fixture',
+    description: lines(perm('flows:write', 'T'), '204.', IF_MATCH.replace(' Success increments `lockVersion` by 1 and returns the new `ETag`.', ''), EXISTENCE_404),
+  },
+  ListParameterOverridesController_list: {
+    summary: 'List parameter overrides of a flow',
+    description: lines(
+      perm('flows:read', 'T'),
+      'The overrides that can apply to the flow: the tenant’s (they apply to every flow declaring the key), the device type’s and its devices’. Filters: `level` (`tenant`, `device_type`, `device`), `deviceId`, `key`.',
+      ASCENDING,
+      EXISTENCE_404,
+    ),
+  },
+  SetTenantParameterOverrideController_set: {
+    summary: 'Set a tenant-level parameter override',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Upsert of `value` for `key` at tenant level: it applies to every flow of the tenant declaring the key. 400 `params.key` `undeclared_parameter` when no version of this flow declares the key; 400 `body.value` `type` when the value is not of the newest declaration’s type.',
+      EXISTENCE_404,
+    ),
+  },
+  SetDeviceTypeParameterOverrideController_set: {
+    summary: 'Set a device-type parameter override',
+    description: lines(perm('flows:write', 'T'), 'Upsert of `value` for `key` for the flow’s device type. 400 `undeclared_parameter` (params.key), `type` (body.value) as for the tenant level.', EXISTENCE_404),
+  },
+  SetDeviceParameterOverrideController_set: {
+    summary: 'Set a device parameter override',
+    description: lines(perm('flows:write', 'T'), 'Upsert of `value` for `key` for one device of the flow’s device type (another device is the device’s 404). 400 `undeclared_parameter`, `type` as for the tenant level.', EXISTENCE_404),
+  },
+  DeleteTenantParameterOverrideController_delete: {
+    summary: 'Delete a tenant-level parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  DeleteDeviceTypeParameterOverrideController_delete: {
+    summary: 'Delete a device-type parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the tenant value or the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  DeleteDeviceParameterOverrideController_delete: {
+    summary: 'Delete a device parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the device-type or tenant value or the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  GetResolvedParametersController_get: {
+    summary: 'Resolve a device’s parameter values',
+    description: lines(
+      perm('flows:read', 'T'),
+      'For diagnostics: each parameter declared by the version (`flowVersionId`, default the active version) with its `value` and `source`: the device’s override, else the device type’s, else the tenant’s, else the declared `default`; an override whose value is not of the declared type is skipped. `deviceId` (required) must be a device of the flow’s device type (else 400 `query.deviceId` `reference_not_found`).',
+      EXISTENCE_404 + ' **409** `no_active_version` when no `flowVersionId` is given and the flow has none active.',
+    ),
+  },
+
   // Diagnostics
   GetVersionController_version: {
     summary: 'Get the deployed version',
