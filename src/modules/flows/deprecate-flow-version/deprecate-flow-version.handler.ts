@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { FlowRepository } from '../domain/flow.repository';
 import { FlowVersionResponse } from '../domain/flow-version.response.dto';
@@ -9,6 +10,7 @@ import { DeprecateFlowVersionCommand } from './deprecate-flow-version.command';
 @CommandHandler(DeprecateFlowVersionCommand)
 export class DeprecateFlowVersionHandler implements ICommandHandler<DeprecateFlowVersionCommand, FlowVersionResponse> {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly unitOfWork: UnitOfWork,
     private readonly flows: FlowRepository,
     private readonly versions: FlowVersionStore,
@@ -16,6 +18,7 @@ export class DeprecateFlowVersionHandler implements ICommandHandler<DeprecateFlo
 
   async execute({ caller, flowId, flowVersionId }: DeprecateFlowVersionCommand): Promise<FlowVersionResponse> {
     const { access } = await this.flows.resolve(caller.principal, flowId);
+    await this.versions.findVersion(this.dataSource.manager, flowId, flowVersionId);
     access.require(caller.permission);
     return this.unitOfWork.run(async (tx) => {
       const version = await this.versions.transition(tx, flowId, flowVersionId, 'deprecate', async () => {

@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { FlowRepository } from '../domain/flow.repository';
@@ -14,6 +15,7 @@ import { ReleaseFlowVersionCommand } from './release-flow-version.command';
 @CommandHandler(ReleaseFlowVersionCommand)
 export class ReleaseFlowVersionHandler implements ICommandHandler<ReleaseFlowVersionCommand, FlowVersionResponse> {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly unitOfWork: UnitOfWork,
     private readonly flows: FlowRepository,
     private readonly versions: FlowVersionStore,
@@ -22,6 +24,7 @@ export class ReleaseFlowVersionHandler implements ICommandHandler<ReleaseFlowVer
 
   async execute({ caller, flowId, flowVersionId }: ReleaseFlowVersionCommand): Promise<FlowVersionResponse> {
     const { access, flow } = await this.flows.resolve(caller.principal, flowId);
+    await this.versions.findVersion(this.dataSource.manager, flowId, flowVersionId);
     access.require(caller.permission);
     let refused: { failure: DomainError; versionNumber: number; errors: number } | null = null;
     try {
