@@ -66,8 +66,8 @@ export class FlowValidator {
         status: field.status,
         deprecatedAt: field.deprecated_at,
       })),
-      customBlocks: customIds.length ? await this.blocks.findVersions(customIds) : new Map(),
-      emailTemplates: templateIds.length ? await this.emailTemplates.findTemplates(templateIds) : new Map(),
+      customBlocks: customIds.length ? await this.blocks.findVersions(manager, customIds) : new Map(),
+      emailTemplates: templateIds.length ? await this.emailTemplates.findTemplates(manager, templateIds) : new Map(),
       releasedAt: version.row.released_at ? new Date(version.row.released_at as string) : null,
     });
     return {

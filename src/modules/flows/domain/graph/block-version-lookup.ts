@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 
 /** What flow validation needs to know of a custom block version. */
 export interface CustomBlockVersionInfo {
@@ -15,8 +16,11 @@ export interface CustomBlockVersionInfo {
  * (bound to `BLOCK_VERSION_LOOKUP` in the flows module); until then `NoCustomBlocks` answers for every id.
  */
 export interface BlockVersionLookup {
-  /** The versions among `ids` that exist, keyed by id; a missing id is simply absent. */
-  findVersions(ids: readonly string[]): Promise<Map<string, CustomBlockVersionInfo>>;
+  /**
+   * The versions among `ids` (lower-case) that exist, keyed by id; a missing id is simply absent. Reads through
+   * `manager`: the caller may be inside a transaction (the release gate), where a second pool connection is banned.
+   */
+  findVersions(manager: EntityManager, ids: readonly string[]): Promise<Map<string, CustomBlockVersionInfo>>;
 }
 
 export const BLOCK_VERSION_LOOKUP = Symbol('BlockVersionLookup');
@@ -42,7 +46,8 @@ export interface EmailTemplateInfo {
  * `unknown_email_template`.
  */
 export interface EmailTemplateLookup {
-  findTemplates(ids: readonly string[]): Promise<Map<string, EmailTemplateInfo>>;
+  /** Like `BlockVersionLookup.findVersions`: reads through `manager`. */
+  findTemplates(manager: EntityManager, ids: readonly string[]): Promise<Map<string, EmailTemplateInfo>>;
 }
 
 export const EMAIL_TEMPLATE_LOOKUP = Symbol('EmailTemplateLookup');
