@@ -26,14 +26,14 @@ export class ReleaseFlowVersionHandler implements ICommandHandler<ReleaseFlowVer
     const { access, flow } = await this.flows.resolve(caller.principal, flowId);
     await this.versions.findVersion(this.dataSource.manager, flowId, flowVersionId);
     access.require(caller.permission);
-    let refused: { failure: DomainError; versionNumber: number; errors: number } | null = null;
+    const refusal: { failure?: DomainError; versionNumber?: number; errors?: number } = {};
     try {
       return await this.unitOfWork.run(async (tx) => {
         const version = await this.versions.transition(tx, flowId, flowVersionId, 'release', async (draft) => {
           const report = await this.validator.report(tx.manager, flow.tenantId, flow.deviceTypeId, draft);
           if (!report.valid) {
             const failure = compileFailure(report.issues);
-            refused = { failure, versionNumber: draft.versionNumber, errors: report.issues.filter((issue) => issue.severity === 'error').length };
+            Object.assign(refusal, { failure, versionNumber: draft.versionNumber, errors: report.issues.filter((issue) => issue.severity === 'error').length });
             throw failure;
           }
           await tx.manager.query(`UPDATE flow_versions SET checksum = $2, released_at = clock_timestamp() WHERE flow_version_id = $1`, [
@@ -44,8 +44,8 @@ export class ReleaseFlowVersionHandler implements ICommandHandler<ReleaseFlowVer
         return FlowVersionResponse.of(version);
       });
     } catch (error) {
-      const gate = refused as { failure: DomainError; versionNumber: number; errors: number } | null;
-      if (gate && error === gate.failure) {
+      // A refused release is audited as a failure in its own transaction (the release's was rolled back).
+      if (refusal.failure !== undefined && error === refusal.failure) {
         await this.unitOfWork.run((tx) =>
           tx.audit({
             eventType: 'flow_version.release_failed',
@@ -55,7 +55,7 @@ export class ReleaseFlowVersionHandler implements ICommandHandler<ReleaseFlowVer
             tenantId: flow.tenantId,
             outcome: 'failure',
             errorCode: 'FLOW_FAILURE',
-            metadata: { flowId, versionNumber: gate.versionNumber, gate: 'compile', errorCount: gate.errors },
+            metadata: { flowId, versionNumber: refusal.versionNumber, gate: 'compile', errorCount: refusal.errors },
           }),
         );
       }
