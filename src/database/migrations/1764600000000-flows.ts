@@ -5,8 +5,8 @@ import { immutableVersionsSql } from '../../shared/versioning/version-store';
  * Telemetry flows: one flow per device type, its immutable graph versions (numbered by the VersionStore under the
  * flow's row lock), the test fixtures of a flow and the parameter overrides of a tenant.
  */
-export class Flows1764500000000 implements MigrationInterface {
-  name = 'Flows1764500000000';
+export class Flows1764600000000 implements MigrationInterface {
+  name = 'Flows1764600000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
