@@ -18,6 +18,7 @@ import { AuditModule } from './modules/audit/audit.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
+import { FlowsModule } from './modules/flows/flows.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
@@ -57,6 +58,7 @@ export class AppModule {
         DeviceTypesModule,
         DevicesModule,
         TelemetryModule,
+        FlowsModule,
         DiagnosticsModule,
         SandboxModule,
         ...extraModules,

@@ -11,7 +11,7 @@ import { withoutCorrelation } from './support/http';
  * their endpoints to the tables below. A foreign or out-of-scope id must be indistinguishable from a random one.
  */
 
-type Method = 'get' | 'post' | 'patch';
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 interface Probe {
   name: string;
   method: Method;
@@ -36,6 +36,7 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET audit', method: 'get', path: (n) => `/v1/tenants/${n}/audit-logs` },
   { name: 'GET device types', method: 'get', path: (n) => `/v1/tenants/${n}/device-types` },
   { name: 'POST device type', method: 'post', path: (n) => `/v1/tenants/${n}/device-types`, body: { key: 'probe-type', name: 'Probe' } },
+  { name: 'GET flows', method: 'get', path: (n) => `/v1/tenants/${n}/flows` },
   { name: 'GET devices', method: 'get', path: (n) => `/v1/tenants/${n}/devices` },
   {
     name: 'POST device',
@@ -61,6 +62,66 @@ const DEVICE_TYPE_PROBES: Probe[] = [
   { name: 'GET field', method: 'get', path: (id) => `/v1/device-types/${id}/fields/temperature` },
   { name: 'PATCH field', method: 'patch', path: (id) => `/v1/device-types/${id}/fields/temperature`, body: { name: 'Renamed' }, headers: IF_MATCH },
   { name: 'deprecate field', method: 'post', path: (id) => `/v1/device-types/${id}/fields/temperature/deprecate`, headers: IF_MATCH },
+  { name: 'GET flow of a type', method: 'get', path: (id) => `/v1/device-types/${id}/flow` },
+  { name: 'POST flow of a type', method: 'post', path: (id) => `/v1/device-types/${id}/flow`, body: { key: 'probe-flow', name: 'Probe' } },
+];
+
+const PROBE_UUID = '00000000-0000-4000-8000-000000000000';
+/** A graph that passes the save rules' shape checks (its device type is compared only once the flow is found). */
+const PROBE_GRAPH = {
+  schemaVersion: 'flow-graph.v2',
+  deviceTypeId: PROBE_UUID,
+  nodes: [
+    { kind: 'current-output', nodeId: 'c', block: null, name: 'C', configuration: { fields: [] }, position: { x: 0, y: 0 } },
+    { kind: 'timeseries-output', nodeId: 't', block: null, name: 'T', configuration: { fields: [] }, position: { x: 0, y: 1 } },
+  ],
+  edges: [],
+};
+const PROBE_INPUT = {
+  mode: 'fixture',
+  rawPayload: { encoding: 'hex', data: '00' },
+  observedAt: '2026-01-01T00:00:00Z',
+  rawReceivedAt: '2026-01-01T00:00:01Z',
+  tenantId: PROBE_UUID,
+  deviceId: PROBE_UUID,
+  deviceTypeId: PROBE_UUID,
+  correlationId: 'probe',
+  connectionData: {},
+  parameters: {},
+};
+
+/** Endpoints addressed by a flow id. */
+const FLOW_PROBES: Probe[] = [
+  { name: 'GET flow', method: 'get', path: (id) => `/v1/flows/${id}` },
+  { name: 'PATCH flow', method: 'patch', path: (id) => `/v1/flows/${id}`, body: { name: 'Renamed' }, headers: IF_MATCH },
+  { name: 'activate flow', method: 'post', path: (id) => `/v1/flows/${id}/activate`, body: { flowVersionId: PROBE_UUID }, headers: IF_MATCH },
+  { name: 'GET versions', method: 'get', path: (id) => `/v1/flows/${id}/versions` },
+  { name: 'POST version', method: 'post', path: (id) => `/v1/flows/${id}/versions`, body: { graph: PROBE_GRAPH } },
+  { name: 'GET fixtures', method: 'get', path: (id) => `/v1/flows/${id}/fixtures` },
+  { name: 'POST fixture', method: 'post', path: (id) => `/v1/flows/${id}/fixtures`, body: { input: PROBE_INPUT } },
+  { name: 'GET overrides', method: 'get', path: (id) => `/v1/flows/${id}/parameter-overrides` },
+  { name: 'PUT tenant override', method: 'put', path: (id) => `/v1/flows/${id}/parameter-overrides/tenant/factor`, body: { value: 1 } },
+  { name: 'PUT device-type override', method: 'put', path: (id) => `/v1/flows/${id}/parameter-overrides/device-type/factor`, body: { value: 1 } },
+  { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${id}/parameter-overrides/devices/${PROBE_UUID}/factor`, body: { value: 1 } },
+  { name: 'DELETE tenant override', method: 'delete', path: (id) => `/v1/flows/${id}/parameter-overrides/tenant/factor` },
+  { name: 'DELETE device-type override', method: 'delete', path: (id) => `/v1/flows/${id}/parameter-overrides/device-type/factor` },
+  { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${id}/parameter-overrides/devices/${PROBE_UUID}/factor` },
+  { name: 'GET resolved parameters', method: 'get', path: (id) => `/v1/flows/${id}/resolved-parameters?deviceId=${PROBE_UUID}` },
+];
+
+/** Endpoints addressed by a flow version (given as `flowId/flowVersionId`). */
+const FLOW_VERSION_PROBES: Probe[] = [
+  { name: 'GET version', method: 'get', path: (ids) => `/v1/flows/${ids.replace('/', '/versions/')}` },
+  { name: 'validate version', method: 'post', path: (ids) => `/v1/flows/${ids.replace('/', '/versions/')}/validate` },
+  { name: 'release version', method: 'post', path: (ids) => `/v1/flows/${ids.replace('/', '/versions/')}/release` },
+  { name: 'deprecate version', method: 'post', path: (ids) => `/v1/flows/${ids.replace('/', '/versions/')}/deprecate` },
+];
+
+/** Endpoints addressed by a fixture (given as `flowId/fixtureId`). */
+const FIXTURE_PROBES: Probe[] = [
+  { name: 'GET fixture', method: 'get', path: (ids) => `/v1/flows/${ids.replace('/', '/fixtures/')}` },
+  { name: 'PUT fixture', method: 'put', path: (ids) => `/v1/flows/${ids.replace('/', '/fixtures/')}`, body: { input: PROBE_INPUT }, headers: IF_MATCH },
+  { name: 'DELETE fixture', method: 'delete', path: (ids) => `/v1/flows/${ids.replace('/', '/fixtures/')}`, headers: IF_MATCH },
 ];
 
 /** Endpoints addressed by a device id. */
@@ -123,6 +184,8 @@ describe('tenant isolation', () => {
   let movedAt: Date;
   let ownType: SeededDeviceType; // a
   let ownMembership: string; // a, the viewer's
+  let foreignFlow: { flowId: string; versionId: string; fixtureId: string }; // b, of foreignType, with a tenant and a type override of `factor`
+  let ownFlow: { flowId: string; versionId: string; fixtureId: string }; // a, of ownType
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -164,6 +227,29 @@ describe('tenant isolation', () => {
       `INSERT INTO measurements (device_id, field_no, observed_at, raw_received_at, value_num)
        SELECT $1, $2, at, at, extract(epoch FROM at) FROM generate_series($3::timestamptz + interval '15 minutes', $3::timestamptz + interval '165 minutes', interval '30 minutes') AS at`,
       [movedDevice.deviceId, ownField.fieldNo, start],
+    );
+
+    const seedFlow = async (tenant: SeededTenant, type: SeededDeviceType, key: string) => {
+      const [flow] = await t.dataSource.query<{ flow_id: string }[]>(
+        `INSERT INTO flows (tenant_id, device_type_id, key, name) VALUES ($1, $2, $3, 'Probe flow') RETURNING flow_id`,
+        [tenant.tenantId, type.deviceTypeId, key],
+      );
+      const [version] = await t.dataSource.query<{ flow_version_id: string }[]>(
+        `INSERT INTO flow_versions (flow_id, tenant_id, version_number, graph, parameters)
+         VALUES ($1, $2, 1, $3::jsonb, '[{"key":"factor","type":"number","defaultValue":1}]'::jsonb) RETURNING flow_version_id`,
+        [flow!.flow_id, tenant.tenantId, JSON.stringify({ ...PROBE_GRAPH, deviceTypeId: type.deviceTypeId })],
+      );
+      const [fixture] = await t.dataSource.query<{ fixture_id: string }[]>(
+        `INSERT INTO flow_fixtures (tenant_id, flow_id, input) VALUES ($1, $2, $3::jsonb) RETURNING fixture_id`,
+        [tenant.tenantId, flow!.flow_id, JSON.stringify({ ...PROBE_INPUT, tenantId: tenant.tenantId, deviceTypeId: type.deviceTypeId })],
+      );
+      return { flowId: flow!.flow_id, versionId: version!.flow_version_id, fixtureId: fixture!.fixture_id };
+    };
+    foreignFlow = await seedFlow(b, foreignType, 'foreign-flow');
+    ownFlow = await seedFlow(a, ownType, 'own-flow');
+    await t.dataSource.query(
+      `INSERT INTO flow_parameter_overrides (tenant_id, level, device_type_id, key, value) VALUES ($1, 'tenant', NULL, 'factor', '2'), ($1, 'device_type', $2, 'factor', '3')`,
+      [b.tenantId, foreignType.deviceTypeId],
     );
 
     const people: [string, SeededTenant, 'tenant_admin' | 'tenant_operator' | 'tenant_viewer', SeededUnit | null, boolean][] = [
@@ -246,6 +332,57 @@ describe('tenant isolation', () => {
         expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
       },
     );
+
+    it.each(FLOW_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign flow from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignFlow.flowId);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it.each(FLOW_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign flow version from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignFlow.flowId}/${foreignFlow.versionId}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        const underOwnFlow = await send(who, probe, `${ownFlow.flowId}/${foreignFlow.versionId}`);
+        const randomUnderOwnFlow = await send(who, probe, `${ownFlow.flowId}/${randomUUID()}`);
+        expect(underOwnFlow.status).toBe(404);
+        expect(withoutCorrelation(underOwnFlow)).toEqual(withoutCorrelation(randomUnderOwnFlow));
+      },
+    );
+
+    it.each(FIXTURE_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign fixture from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignFlow.flowId}/${foreignFlow.fixtureId}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        const underOwnFlow = await send(who, probe, `${ownFlow.flowId}/${foreignFlow.fixtureId}`);
+        const randomUnderOwnFlow = await send(who, probe, `${ownFlow.flowId}/${randomUUID()}`);
+        expect(underOwnFlow.status).toBe(404);
+        expect(withoutCorrelation(underOwnFlow)).toEqual(withoutCorrelation(randomUnderOwnFlow));
+      },
+    );
+
+    it('never sees a foreign tenant’s flows or parameter overrides', async () => {
+      const auth = { Authorization: `Bearer ${tokens[who]}` };
+      if (who === 'scopedA' || who === 'pointA') {
+        // Flows are catalog objects: a grant on a unit does not read them.
+        await t.http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(403);
+        return;
+      }
+      const flows = await t.http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(200);
+      expect(flows.body.items.map((item: { flowId: string }) => item.flowId)).toEqual([ownFlow.flowId]);
+      const overrides = await t.http().get(`/v1/flows/${ownFlow.flowId}/parameter-overrides`).set(auth).expect(200);
+      expect(overrides.body).toMatchObject({ items: [], totalCount: 0 });
+    });
 
     it('never lists a foreign device or device type', async () => {
       const devices = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
@@ -347,6 +484,16 @@ describe('tenant isolation', () => {
       t.http().patch(`/v1/organization-units/${chain[0]!.organizationUnitId}`).send({ name: 'Nope' }),
       t.http().post(`/v1/organization-units/${chain[0]!.organizationUnitId}/disable`),
       t.http().post(`/v1/tenants/${a.tenantNumber}/memberships`).send({ userId: randomUUID(), role: 'tenant_viewer' }),
+      t.http().patch(`/v1/flows/${ownFlow.flowId}`).set(IF_MATCH).send({ name: 'Nope' }),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/versions`).send({ graph: { ...PROBE_GRAPH, deviceTypeId: ownType.deviceTypeId } }),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/release`),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/deprecate`),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/activate`).set(IF_MATCH).send({ flowVersionId: ownFlow.versionId }),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/fixtures`).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+      t.http().put(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+      t.http().delete(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH),
+      t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/tenant/factor`).send({ value: 1 }),
+      t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/device-type/factor`).send({ value: 1 }),
     ];
     for (const write of writes) {
       const res = await write.set('Authorization', `Bearer ${tokens.viewerA}`);

@@ -2,6 +2,9 @@ import { DeviceFieldDefinitionEntity } from '../modules/device-types/domain/devi
 import { DeviceTypeEntity } from '../modules/device-types/domain/device-type.entity';
 import { DeviceAssignmentEntity } from '../modules/devices/domain/device-assignment.entity';
 import { DeviceEntity } from '../modules/devices/domain/device.entity';
+import { FlowFixtureEntity } from '../modules/flows/domain/flow-fixture.entity';
+import { FlowParameterOverrideEntity } from '../modules/flows/domain/flow-parameter-override.entity';
+import { FlowEntity } from '../modules/flows/domain/flow.entity';
 import { RefreshTokenEntity } from '../modules/identity/domain/refresh-token.entity';
 import { SessionEntity } from '../modules/identity/domain/session.entity';
 import { UserEntity } from '../modules/identity/domain/user.entity';
@@ -23,4 +26,7 @@ export const ENTITIES = [
   DeviceFieldDefinitionEntity,
   DeviceEntity,
   DeviceAssignmentEntity,
+  FlowEntity,
+  FlowFixtureEntity,
+  FlowParameterOverrideEntity,
 ];

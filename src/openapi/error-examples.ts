@@ -12,6 +12,7 @@ interface OperationFacts {
 }
 
 const CONFLICT_MESSAGES: Record<string, string> = {
+  already_active: 'Version 3 is already the active version.',
   already_assigned: 'The device is already assigned to this unit.',
   assignment_closed: 'This assignment period has already ended.',
   device_type_disabled: 'The device type is disabled: it takes no new devices.',
@@ -19,6 +20,10 @@ const CONFLICT_MESSAGES: Record<string, string> = {
   duplicate_email: 'A user with this e-mail address already exists.',
   duplicate_key: 'An entry with this key already exists.',
   duplicate_membership: 'The user already has an active grant on this target.',
+  flow_exists: 'This device type already has its flow.',
+  max_fixtures: 'A flow has at most 100 fixtures; delete one first.',
+  no_active_version: 'The flow has no active version; name a flowVersionId.',
+  version_not_released: 'Only a released version can be activated; this one is deprecated.',
   duplicate_username: 'A user with this username already exists.',
   invalid_state: 'The resource is not in a state that allows this.',
   last_platform_admin: 'This is the last active platform admin; grant the role to someone else first.',
@@ -43,6 +48,10 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   key: 'device_field',
   deviceId: 'device',
   deviceAssignmentId: 'device_assignment',
+  flowId: 'flow',
+  flowVersionId: 'flow_version',
+  fixtureId: 'flow_fixture',
+  parameterOverrideId: 'flow_parameter_override',
 };
 
 const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
@@ -55,6 +64,8 @@ const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
 /** The status an `invalid_state` conflict reports, and its message, for the operation that met it. */
 function invalidState(operationId: string, resourceType: string): { currentStatus: string; message: string } {
   const resource = resourceType.replace(/_/g, ' ');
+  if (operationId === 'ReleaseFlowVersionController_release') return { currentStatus: 'released', message: 'Only a draft can be released; this version is released.' };
+  if (operationId === 'DeprecateFlowVersionController_deprecate') return { currentStatus: 'draft', message: 'Only a released version can be deprecated; this version is draft.' };
   if (resourceType === 'device' && operationId.endsWith('_disable')) return { currentStatus: 'retired', message: 'A retired device cannot be disabled.' };
   if (resourceType === 'device' && operationId.endsWith('_reactivate')) return { currentStatus: 'retired', message: 'A retired device cannot be reactivated.' };
   if (operationId.endsWith('_reactivate')) return { currentStatus: 'active', message: `The ${resource} is already active.` };
@@ -124,6 +135,11 @@ export function errorEnvelopeExample(status: number, facts: OperationFacts): Rec
           : CONFLICT_MESSAGES[reason]);
       return errorExample('CONFLICT', 'conflict', message, reason === 'lock_version_mismatch' ? { reason, currentLockVersion: 4 } : { reason });
     }
+    case 422:
+      return errorExample('FLOW_FAILURE', 'flow_failure', 'The flow version does not compile: 1 error.', {
+        gate: 'compile',
+        issues: [{ severity: 'error', code: 'cycle_detected', path: 'graph.nodes[1]', message: 'The graph has a cycle through "scale", "filter".' }],
+      });
     case 429:
       return errorExample('RATE_LIMITED', 'rate_limit', 'Too many requests. Retry later.', { retryAfterSeconds: 900 });
     case 503:

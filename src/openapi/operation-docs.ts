@@ -562,6 +562,155 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ),
   },
 
+  // Flows
+  CreateFlowController_create: {
+    summary: 'Create the flow of a device type',
+    description: lines(
+      perm('flows:write', 'T'),
+      `Body: \`key\` (unique per tenant), \`name\`, \`description\` optional. ${KEY_RULE} ${NAME_RULES} Creates the device type's single flow and its first draft (version 1, \`flow-graph.v2\` with the two output nodes, no edges, no parameters) in one transaction. Answers 201 with \`ETag: "1"\` and \`Location: /v1/flows/{flowId}\`; \`activeVersionId\`/\`activeVersionNumber\` stay null until the first activation.`,
+      '**404** (`device_type`): missing or invisible. **409** `flow_exists` (the type has its flow), `duplicate_key`.',
+    ),
+  },
+  GetDeviceTypeFlowController_get: {
+    summary: 'Get the flow of a device type',
+    description: lines(perm('flows:read', 'T'), 'With `ETag` (the flow’s lockVersion).', '**404** `device_type` when the type is missing or invisible, `flow` when it has no flow yet.'),
+  },
+  ListFlowsController_list: {
+    summary: 'List flows of a tenant',
+    description: lines(perm('flows:read', 'T'), 'Filters: `deviceTypeId`, `q` (key or name substring).', ASCENDING, TENANT_404),
+  },
+  GetFlowController_get: {
+    summary: 'Get a flow',
+    description: lines(perm('flows:read', 'T'), 'With `ETag`; the lockVersion changes only on PATCH and on activation or rollback.', EXISTENCE_404),
+  },
+  UpdateFlowController_update: {
+    summary: 'Rename a flow or change its description',
+    description: lines(perm('flows:write', 'T'), '`name` and/or `description`; `key` and the device type are immutable. ' + PATCH_RULES.replace(/; `metadata`.*$/, '.'), IF_MATCH, EXISTENCE_404),
+  },
+  ActivateFlowController_activate: {
+    summary: 'Activate or roll back a flow version',
+    description: lines(
+      perm('flows:release', 'T'),
+      'Body `flowVersionId`: a released version of this flow (a version of another flow is 400 `body.flowVersionId` `reference_not_found`). Atomic: of two parallel activations with the same ETag one wins, the other gets 409 `lock_version_mismatch`. Audited as `flow.activated`, or `flow.rolled_back` when the new version’s number is lower than the active one’s.',
+      IF_MATCH,
+      EXISTENCE_404 + ' **409** `version_not_released` (+`currentStatus`; a deprecated version cannot be activated again), `already_active`.',
+    ),
+  },
+  ListFlowVersionsController_list: {
+    summary: 'List versions of a flow',
+    description: lines(
+      perm('flows:read', 'T'),
+      'Filter `status` (`draft`, `released`, `deprecated`). **Paging** (newest-first family): by `versionNumber` descending; `limit` 1..100 (default 25); `cursor` ≤ 512 characters; `items` and `nextCursor`, no total; continuations repeat `status` and `limit` (else 400 `cursor_mismatch`).',
+      EXISTENCE_404,
+    ),
+  },
+  CreateFlowVersionController_create: {
+    summary: 'Save a new draft version',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Body `graph` (`flow-graph.v2`) and `parameters` (default `[]`). Versions are immutable, drafts included: an edit is a new draft numbered max + 1 (parallel saves never collide). Save rules, 400 with paths under `body.graph` / `body.parameters`: the shape and limits (2..102 nodes, ≤ 500 edges, `nodeId` 1..120, `name` 1..200, `configuration` ≤ 32 KiB, finite `position`), `schemaVersion`, `deviceTypeId` = the flow’s (`mismatch`), exactly one node of each output kind (`system_node_count`), unique `nodeId` (`unique`), `block` null on outputs and required on blocks, edges between existing nodes (`reference_not_found`), no self-loop (`mismatch`) or duplicate (`unique`); ≤ 50 parameters with unique keys and typed defaults. Compile rules are the validate operation’s, not the save’s.',
+      EXISTENCE_404,
+    ),
+  },
+  GetFlowVersionController_get: {
+    summary: 'Get a flow version',
+    description: lines(perm('flows:read', 'T'), 'A version of another flow is the version’s 404.', EXISTENCE_404),
+  },
+  ValidateFlowVersionController_validate: {
+    summary: 'Validate a flow version',
+    description: lines(
+      perm('flows:read', 'T'),
+      'A read: any status, against the device type’s current fields and the current blocks; stores nothing. Returns `valid` (no `error` issue), the `checksum` a release would record and every issue with `severity`, `code` and `path`. Errors: `cycle_detected`, `multiple_inputs`, `invalid_port`, `unknown_block`, `block_version_not_released`, `block_version_deprecated`, `invalid_configuration` (against the block’s configuration schema, `$param` values resolved), `unknown_field`, `field_target_mismatch`, `schema_ref_mismatch`, `undeclared_parameter`, `parameter_type_mismatch`, `unknown_email_template`. Warnings: `email_template_inactive`, `unreachable_output`, `dead_end_node`.',
+      EXISTENCE_404,
+    ),
+  },
+  ReleaseFlowVersionController_release: {
+    summary: 'Release a draft version',
+    description: lines(
+      perm('flows:release', 'T'),
+      '`draft` → `released` when it validates without errors; records `checksum` (lowercase hex SHA-256 of the RFC 8785 canonical JSON of {graph, parameters}) and `releasedAt`. Does not activate.',
+      EXISTENCE_404 + ' **409** `invalid_state` (+`currentStatus`). **422** FLOW_FAILURE `gate` `compile` with `details.issues` (audited as a failure).',
+    ),
+  },
+  DeprecateFlowVersionController_deprecate: {
+    summary: 'Deprecate a released version',
+    description: lines(
+      perm('flows:release', 'T'),
+      '`released` → `deprecated` (terminal). An active version stays active but can never be activated again.',
+      EXISTENCE_404 + ' **409** `invalid_state` (+`currentStatus`): drafts are never deprecated.',
+    ),
+  },
+
+  ListFixturesController_list: {
+    summary: 'List fixtures of a flow',
+    description: lines(perm('flows:read', 'T'), ASCENDING, EXISTENCE_404),
+  },
+  CreateFixtureController_create: {
+    summary: 'Create a fixture',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Shape 1: `input` (complete: `mode` `fixture`, `rawPayload` {`encoding` `base64`/`hex`/`utf8`/`json`, `data` ≤ 65536 characters that decodes}, `observedAt`, `rawReceivedAt`, `tenantId` and `deviceTypeId` = the flow’s (else `mismatch`), `deviceId` (need not exist), `correlationId` 1..128, `connectionData` ≤ 16 KiB, `parameters`), `name` and `assertions` optional. Shape 2: `raw` {`rawIngestionMessageId`, `receivedAt`} with `confirmRawRetentionExtension: true` (else `must_be_true`); until raw messages are stored every reference is 400 `body.raw` `reference_not_found`. Assertions ≤ 50 × {`path` 1..500, `expected`}. Answers 201 with `ETag: "1"` and `Location`.',
+      EXISTENCE_404 + ' **409** `max_fixtures` (100 per flow).',
+    ),
+  },
+  GetFixtureController_get: {
+    summary: 'Get a fixture',
+    description: lines(perm('flows:read', 'T'), 'With `ETag`; another flow’s fixture is the fixture’s 404.', EXISTENCE_404),
+  },
+  ReplaceFixtureController_replace: {
+    summary: 'Replace a fixture',
+    description: lines(perm('flows:write', 'T'), 'The whole fixture, shape 1 or 2 as on create (fixture updated: the record and a new `ETag`).', IF_MATCH, EXISTENCE_404),
+  },
+  DeleteFixtureController_delete: {
+    summary: 'Delete a fixture',
+    description: lines(perm('flows:write', 'T'), '204.', IF_MATCH.replace(' Success increments `lockVersion` by 1 and returns the new `ETag`.', ''), EXISTENCE_404),
+  },
+  ListParameterOverridesController_list: {
+    summary: 'List parameter overrides of a flow',
+    description: lines(
+      perm('flows:read', 'T'),
+      'The overrides that can apply to the flow: the tenant’s (they apply to every flow declaring the key), the device type’s and its devices’. Filters: `level` (`tenant`, `device_type`, `device`), `deviceId`, `key`.',
+      ASCENDING,
+      EXISTENCE_404,
+    ),
+  },
+  SetTenantParameterOverrideController_set: {
+    summary: 'Set a tenant-level parameter override',
+    description: lines(
+      perm('flows:write', 'T'),
+      'Upsert of `value` for `key` at tenant level: it applies to every flow of the tenant declaring the key. 400 `params.key` `undeclared_parameter` when no version of this flow declares the key; 400 `body.value` `type` when the value is not of the newest declaration’s type.',
+      EXISTENCE_404,
+    ),
+  },
+  SetDeviceTypeParameterOverrideController_set: {
+    summary: 'Set a device-type parameter override',
+    description: lines(perm('flows:write', 'T'), 'Upsert of `value` for `key` for the flow’s device type. 400 `undeclared_parameter` (params.key), `type` (body.value) as for the tenant level.', EXISTENCE_404),
+  },
+  SetDeviceParameterOverrideController_set: {
+    summary: 'Set a device parameter override',
+    description: lines(perm('flows:write', 'T'), 'Upsert of `value` for `key` for one device of the flow’s device type (another device is the device’s 404). 400 `undeclared_parameter`, `type` as for the tenant level.', EXISTENCE_404),
+  },
+  DeleteTenantParameterOverrideController_delete: {
+    summary: 'Delete a tenant-level parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  DeleteDeviceTypeParameterOverrideController_delete: {
+    summary: 'Delete a device-type parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the tenant value or the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  DeleteDeviceParameterOverrideController_delete: {
+    summary: 'Delete a device parameter override',
+    description: lines(perm('flows:write', 'T'), '204; the device-type or tenant value or the default applies again.', EXISTENCE_404 + ' Also 404 (`flow_parameter_override`) when there is no such override.'),
+  },
+  GetResolvedParametersController_get: {
+    summary: 'Resolve a device’s parameter values',
+    description: lines(
+      perm('flows:read', 'T'),
+      'For diagnostics: each parameter declared by the version (`flowVersionId`, default the active version) with its `value` and `source`: the device’s override, else the device type’s, else the tenant’s, else the declared `default`; an override whose value is not of the declared type is skipped. `deviceId` (required) must be a device of the flow’s device type (else 400 `query.deviceId` `reference_not_found`).',
+      EXISTENCE_404 + ' **409** `no_active_version` when no `flowVersionId` is given and the flow has none active.',
+    ),
+  },
+
   // Diagnostics
   GetVersionController_version: {
     summary: 'Get the deployed version',

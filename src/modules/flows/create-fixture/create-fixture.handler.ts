@@ -1,0 +1,48 @@
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConflictError } from '../../../shared/errors/domain-error';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { FixtureRepository } from '../domain/fixture.repository';
+import { FixtureResponse } from '../domain/fixture.response.dto';
+import { MAX_FIXTURES_PER_FLOW } from '../domain/fixture-input';
+import { FlowEntity } from '../domain/flow.entity';
+import { FlowRepository } from '../domain/flow.repository';
+import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { flowNotFound } from '../domain/flow-version-store';
+import { CreateFixtureCommand } from './create-fixture.command';
+
+/** A new fixture of the flow; at most 100 per flow, counted under the flow's row lock so parallel creates cannot pass it. */
+@CommandHandler(CreateFixtureCommand)
+export class CreateFixtureHandler implements ICommandHandler<CreateFixtureCommand, FixtureResponse> {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly flows: FlowRepository,
+    private readonly fixtures: FixtureRepository,
+  ) {}
+
+  async execute({ caller, flowId, body }: CreateFixtureCommand): Promise<FixtureResponse> {
+    this.fixtures.assertBodyShape(body);
+    const { access, flow } = await this.flows.resolve(caller.principal, flowId);
+    access.require(caller.permission);
+    const columns = this.fixtures.columnsFor(body, flow);
+    return this.unitOfWork.run(async (tx) => {
+      if (!(await tx.manager.findOne(FlowEntity, { where: { flowId }, lock: { mode: 'pessimistic_write' } }))) throw flowNotFound();
+      const count = await tx.manager.countBy(FlowFixtureEntity, { flowId });
+      if (count >= MAX_FIXTURES_PER_FLOW) {
+        throw new ConflictError('max_fixtures', `A flow has at most ${MAX_FIXTURES_PER_FLOW} fixtures; delete one first.`);
+      }
+      const fixtureId = randomUUID();
+      await tx.manager.insert(FlowFixtureEntity, { fixtureId, flowId, tenantId: flow.tenantId, ...columns } as QueryDeepPartialEntity<FlowFixtureEntity>);
+      await tx.audit({
+        eventType: 'flow_fixture.created',
+        action: 'create',
+        entityType: 'flow_fixture',
+        entityId: fixtureId,
+        tenantId: flow.tenantId,
+        metadata: { flowId, name: columns.name, assertionCount: columns.assertions.length },
+      });
+      return FixtureResponse.of(await this.fixtures.find(tx.manager, flowId, fixtureId));
+    });
+  }
+}

@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { FlowResult } from '../domain/flow.response.dto';
+import type { CreateFlowRequest } from './create-flow.request.dto';
+
+export class CreateFlowCommand extends Command<FlowResult> {
+  constructor(
+    readonly caller: Caller,
+    readonly deviceTypeId: string,
+    readonly input: CreateFlowRequest,
+  ) {
+    super();
+  }
+}

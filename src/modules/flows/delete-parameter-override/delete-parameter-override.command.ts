@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { OverrideTarget } from '../domain/parameter-override.repository';
+
+export class DeleteParameterOverrideCommand extends Command<void> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly target: OverrideTarget,
+    readonly key: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { FlowVersionResponse } from '../domain/flow-version.response.dto';
+
+export class DeprecateFlowVersionCommand extends Command<FlowVersionResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly flowVersionId: string,
+  ) {
+    super();
+  }
+}

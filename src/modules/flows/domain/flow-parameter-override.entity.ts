@@ -1,0 +1,38 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export const OVERRIDE_LEVELS = ['tenant', 'device_type', 'device'] as const;
+export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
+
+/**
+ * A stored parameter value: tenant level (every flow of the tenant declaring the key), device-type level (the
+ * type's flow) or device level (one device of the type).
+ */
+@Entity({ name: 'flow_parameter_overrides' })
+export class FlowParameterOverrideEntity {
+  @PrimaryGeneratedColumn('uuid', { name: 'parameter_override_id' })
+  parameterOverrideId!: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  level!: OverrideLevel;
+
+  @Column({ name: 'device_type_id', type: 'uuid', nullable: true })
+  deviceTypeId!: string | null;
+
+  @Column({ name: 'device_id', type: 'uuid', nullable: true })
+  deviceId!: string | null;
+
+  @Column({ type: 'varchar', length: 64 })
+  key!: string;
+
+  @Column({ type: 'jsonb' })
+  value!: unknown;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import canonicalize from 'canonicalize';
+import { EntityManager } from 'typeorm';
+import { DomainError } from '../../../shared/errors/domain-error';
+import type { VersionRecord } from '../../../shared/versioning/version-store';
+import { BLOCK_VERSION_LOOKUP, BlockVersionLookup, EMAIL_TEMPLATE_LOOKUP, EmailTemplateLookup } from './graph/block-version-lookup';
+import { compileIssues, FieldInfo, ValidationIssue } from './graph/flow-compiler';
+import type { FlowGraph, ParameterDeclaration } from './graph/flow-graph';
+
+/** At most this many issues travel in a 422's `details.issues`. */
+export const MAX_REPORTED_ISSUES = 100;
+
+/** Lowercase hex SHA-256 of the RFC 8785 canonical JSON of {graph, parameters}. */
+export function versionChecksum(graph: unknown, parameters: unknown): string {
+  return createHash('sha256').update(canonicalize({ graph, parameters })!, 'utf8').digest('hex');
+}
+
+export interface ValidationReport {
+  flowVersionId: string;
+  valid: boolean;
+  checksum: string;
+  issues: ValidationIssue[];
+}
+
+/** 422 FLOW_FAILURE (compile gate) with the version's issues. */
+export function compileFailure(issues: ValidationIssue[]): DomainError {
+  const errors = issues.filter((issue) => issue.severity === 'error').length;
+  return new DomainError('FLOW_FAILURE', `The flow version does not compile: ${errors} error${errors === 1 ? '' : 's'}.`, {
+    gate: 'compile',
+    issues: issues.slice(0, MAX_REPORTED_ISSUES),
+  });
+}
+
+/** Runs the compile rules over a version against the device type's current fields and the current block catalog. */
+@Injectable()
+export class FlowValidator {
+  constructor(
+    @Inject(BLOCK_VERSION_LOOKUP) private readonly blocks: BlockVersionLookup,
+    @Inject(EMAIL_TEMPLATE_LOOKUP) private readonly emailTemplates: EmailTemplateLookup,
+  ) {}
+
+  async report(manager: EntityManager, tenantId: string, deviceTypeId: string, version: VersionRecord): Promise<ValidationReport> {
+    const graph = version.row.graph as FlowGraph;
+    const parameters = version.row.parameters as ParameterDeclaration[];
+    const fields = await manager.query<{ key: string; schema_ref: string; storage_targets: string[]; status: 'active' | 'deprecated'; deprecated_at: Date | null }[]>(
+      `SELECT key, schema_ref, storage_targets, status, deprecated_at FROM device_field_definitions WHERE device_type_id = $1`,
+      [deviceTypeId],
+    );
+    const customIds = [...new Set(graph.nodes.flatMap((node) => (node.block?.type === 'custom' ? [node.block.flowBlockVersionId.toLowerCase()] : [])))];
+    const templateIds = [
+      ...new Set(
+        graph.nodes.flatMap((node) =>
+          node.block?.type === 'builtin' && node.block.key === 'email-action' && typeof node.configuration.emailTemplateId === 'string'
+            ? [node.configuration.emailTemplateId]
+            : [],
+        ),
+      ),
+    ];
+    const issues = compileIssues(graph, parameters, {
+      tenantId,
+      fields: fields.map((field): FieldInfo => ({
+        key: field.key,
+        schemaRef: field.schema_ref,
+        storageTargets: field.storage_targets,
+        status: field.status,
+        deprecatedAt: field.deprecated_at,
+      })),
+      customBlocks: customIds.length ? await this.blocks.findVersions(manager, customIds) : new Map(),
+      emailTemplates: templateIds.length ? await this.emailTemplates.findTemplates(manager, templateIds) : new Map(),
+      releasedAt: version.row.released_at ? new Date(version.row.released_at as string) : null,
+    });
+    return {
+      flowVersionId: version.versionId,
+      valid: !issues.some((issue) => issue.severity === 'error'),
+      checksum: versionChecksum(graph, parameters),
+      issues,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ENTITY_KEY_PATTERN } from '../../../shared/validation/fields';
+
+/** The row a flow is answered from: the flow, its device type's name and its active version's number. */
+export interface FlowView {
+  flowId: string;
+  tenantId: string;
+  deviceTypeId: string;
+  deviceTypeName: string;
+  key: string;
+  name: string;
+  description: string;
+  activeVersionId: string | null;
+  activeVersionNumber: number | null;
+  lockVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A device type's telemetry flow. Its `lockVersion` travels only as the `ETag`. */
+export class FlowResponse {
+  @ApiProperty({ format: 'uuid' })
+  flowId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  tenantId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  deviceTypeId!: string;
+
+  @ApiProperty()
+  deviceTypeName!: string;
+
+  @ApiProperty({ pattern: ENTITY_KEY_PATTERN.source, description: 'Unique in the tenant; immutable.' })
+  key!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200 })
+  name!: string;
+
+  @ApiProperty({ maxLength: 500 })
+  description!: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'null until the first activation.' })
+  activeVersionId!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null until the first activation.' })
+  activeVersionNumber!: number | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+
+  /** Not part of the body: the controller sends it as the `ETag`. */
+  static lockVersionOf(view: FlowView): { lockVersion: number } {
+    return { lockVersion: view.lockVersion };
+  }
+
+  static of(view: FlowView): FlowResponse {
+    return {
+      flowId: view.flowId,
+      tenantId: view.tenantId,
+      deviceTypeId: view.deviceTypeId,
+      deviceTypeName: view.deviceTypeName,
+      key: view.key,
+      name: view.name,
+      description: view.description,
+      activeVersionId: view.activeVersionId,
+      activeVersionNumber: view.activeVersionNumber,
+      createdAt: view.createdAt.toISOString(),
+      updatedAt: view.updatedAt.toISOString(),
+    };
+  }
+}
+
+/** A flow answer and the `ETag` it goes out with. */
+export interface FlowResult {
+  flow: FlowResponse;
+  lockVersion: number;
+}

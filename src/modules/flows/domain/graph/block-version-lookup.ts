@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/** What flow validation needs to know of a custom block version. */
+export interface CustomBlockVersionInfo {
+  flowBlockVersionId: string;
+  /** null for a global block. */
+  tenantId: string | null;
+  status: 'draft' | 'released' | 'deprecated';
+  /** JSON Schema (2020-12) of the node's configuration. */
+  configurationSchema: Record<string, unknown>;
+}
+
+/**
+ * The custom-block catalog as flow validation sees it. The blocks module provides the real implementation
+ * (bound to `BLOCK_VERSION_LOOKUP` in the flows module); until then `NoCustomBlocks` answers for every id.
+ */
+export interface BlockVersionLookup {
+  /**
+   * The versions among `ids` (lower-case) that exist, keyed by id; a missing id is simply absent. Reads through
+   * `manager`: the caller may be inside a transaction (the release gate), where a second pool connection is banned.
+   */
+  findVersions(manager: EntityManager, ids: readonly string[]): Promise<Map<string, CustomBlockVersionInfo>>;
+}
+
+export const BLOCK_VERSION_LOOKUP = Symbol('BlockVersionLookup');
+
+/** A catalog without custom blocks: every custom node is `unknown_block`. */
+@Injectable()
+export class NoCustomBlocks implements BlockVersionLookup {
+  findVersions(): Promise<Map<string, CustomBlockVersionInfo>> {
+    return Promise.resolve(new Map());
+  }
+}
+
+/** What flow validation needs to know of an e-mail template named by an `email-action` node. */
+export interface EmailTemplateInfo {
+  emailTemplateId: string;
+  tenantId: string;
+  hasActiveVersion: boolean;
+}
+
+/**
+ * The tenant's e-mail templates as flow validation sees them; the e-mail actions module provides the real one
+ * (bound to `EMAIL_TEMPLATE_LOOKUP`). Until it exists no template exists, so `email-action` nodes are
+ * `unknown_email_template`.
+ */
+export interface EmailTemplateLookup {
+  /** Like `BlockVersionLookup.findVersions`: reads through `manager`. */
+  findTemplates(manager: EntityManager, ids: readonly string[]): Promise<Map<string, EmailTemplateInfo>>;
+}
+
+export const EMAIL_TEMPLATE_LOOKUP = Symbol('EmailTemplateLookup');
+
+@Injectable()
+export class NoEmailTemplates implements EmailTemplateLookup {
+  findTemplates(): Promise<Map<string, EmailTemplateInfo>> {
+    return Promise.resolve(new Map());
+  }
+}

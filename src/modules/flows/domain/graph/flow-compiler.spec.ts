@@ -1,0 +1,62 @@
+import { compileIssues, CompileContext } from './flow-compiler';
+import type { FlowGraph, ParameterDeclaration } from './flow-graph';
+
+const NUMBER = 'platform://schemas/number/v1';
+const context: CompileContext = {
+  tenantId: 't1',
+  fields: [{ key: 'level', schemaRef: NUMBER, storageTargets: ['current', 'timeseries'], status: 'active', deprecatedAt: null }],
+  customBlocks: new Map(),
+  emailTemplates: new Map(),
+  releasedAt: null,
+};
+
+function graphWith(configuration: Record<string, unknown>, key = 'scale'): FlowGraph {
+  return {
+    schemaVersion: 'flow-graph.v2',
+    deviceTypeId: 'd1',
+    nodes: [
+      { kind: 'block', nodeId: 'b', block: { type: 'builtin', key, version: 1 }, name: 'B', configuration, position: { x: 0, y: 0 } },
+      { kind: 'current-output', nodeId: 'c', block: null, name: 'C', configuration: { fields: [{ fieldKey: 'level', schemaRef: NUMBER }] }, position: { x: 0, y: 0 } },
+      { kind: 'timeseries-output', nodeId: 't', block: null, name: 'T', configuration: { fields: [] }, position: { x: 0, y: 0 } },
+    ],
+    edges: [
+      { fromNodeId: 'b', toNodeId: 'c' },
+      { fromNodeId: 'b', toNodeId: 't' },
+    ],
+  };
+}
+
+const codes = (graph: FlowGraph, parameters: ParameterDeclaration[] = []) => compileIssues(graph, parameters, context).map(({ code, path }) => ({ code, path }));
+
+describe('compileIssues: $param references', () => {
+  it('accepts a declared parameter of the type the place needs, with or without a default', () => {
+    expect(codes(graphWith({ fieldKey: 'level', multiply: { $param: 'f' } }), [{ key: 'f', type: 'number', defaultValue: null }])).toEqual([]);
+    expect(codes(graphWith({ fieldKey: 'level', multiply: { $param: 'f' } }), [{ key: 'f', type: 'number', defaultValue: 2.5 }])).toEqual([]);
+  });
+
+  it('a json parameter fits any place', () => {
+    expect(codes(graphWith({ fieldKey: 'level', multiply: { $param: 'j' } }), [{ key: 'j', type: 'json', defaultValue: null }])).toEqual([]);
+  });
+
+  it('reports the place of an undeclared or wrong-typed parameter, once', () => {
+    expect(codes(graphWith({ fieldKey: 'level', add: { $param: 'nope' } }))).toEqual([{ code: 'undeclared_parameter', path: 'graph.nodes[0].configuration.add' }]);
+    expect(codes(graphWith({ fieldKey: { $param: 'b' } }), [{ key: 'b', type: 'boolean', defaultValue: null }])).toEqual([
+      { code: 'parameter_type_mismatch', path: 'graph.nodes[0].configuration.fieldKey' },
+    ]);
+  });
+
+  it('leaves range rules at a parameter\'s place to run time, but checks a default against them', () => {
+    const graph = graphWith({ fieldKey: 'level', decimals: { $param: 'd' } });
+    expect(codes(graph, [{ key: 'd', type: 'number', defaultValue: null }])).toEqual([]);
+    expect(codes(graph, [{ key: 'd', type: 'number', defaultValue: 20 }])).toEqual([{ code: 'invalid_configuration', path: 'graph.nodes[0].configuration.decimals' }]);
+  });
+
+  it('reports the filter operator rules through the schema\'s conditional branches', () => {
+    const filter = graphWith({ path: 'values.level', operator: 'gt' }, 'filter');
+    filter.edges = [
+      { fromNodeId: 'b', fromPort: 'pass', toNodeId: 'c' },
+      { fromNodeId: 'b', fromPort: 'reject', toNodeId: 't' },
+    ];
+    expect(codes(filter)).toEqual([{ code: 'invalid_configuration', path: 'graph.nodes[0].configuration' }]);
+  });
+});

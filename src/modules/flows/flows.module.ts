@@ -1,0 +1,76 @@
+import { Module } from '@nestjs/common';
+import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { DeviceTypesModule } from '../device-types/device-types.module';
+import { ActivateFlowHandler } from './activate-flow/activate-flow.handler';
+import { CreateFixtureHandler } from './create-fixture/create-fixture.handler';
+import { DeleteFixtureHandler } from './delete-fixture/delete-fixture.handler';
+import { DeleteParameterOverrideHandler } from './delete-parameter-override/delete-parameter-override.handler';
+import { FixtureRepository } from './domain/fixture.repository';
+import { ParameterOverrideRepository } from './domain/parameter-override.repository';
+import { FlowFixturesController } from './flow-fixtures.controller';
+import { FlowParametersController } from './flow-parameters.controller';
+import { GetFixtureHandler } from './get-fixture/get-fixture.handler';
+import { GetResolvedParametersHandler } from './get-resolved-parameters/get-resolved-parameters.handler';
+import { ListFixturesHandler } from './list-fixtures/list-fixtures.handler';
+import { ListParameterOverridesHandler } from './list-parameter-overrides/list-parameter-overrides.handler';
+import { ReplaceFixtureHandler } from './replace-fixture/replace-fixture.handler';
+import { SetParameterOverrideHandler } from './set-parameter-override/set-parameter-override.handler';
+import { CreateFlowHandler } from './create-flow/create-flow.handler';
+import { CreateFlowVersionHandler } from './create-flow-version/create-flow-version.handler';
+import { DeprecateFlowVersionHandler } from './deprecate-flow-version/deprecate-flow-version.handler';
+import { FlowRepository } from './domain/flow.repository';
+import { FlowValidator } from './domain/flow-validator';
+import { FlowVersionStore } from './domain/flow-version-store';
+import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoCustomBlocks, NoEmailTemplates } from './domain/graph/block-version-lookup';
+import { FlowVersionsController } from './flow-versions.controller';
+import { FlowsController } from './flows.controller';
+import { GetDeviceTypeFlowHandler } from './get-device-type-flow/get-device-type-flow.handler';
+import { GetFlowHandler } from './get-flow/get-flow.handler';
+import { GetFlowVersionHandler } from './get-flow-version/get-flow-version.handler';
+import { ListFlowVersionsHandler } from './list-flow-versions/list-flow-versions.handler';
+import { ListFlowsHandler } from './list-flows/list-flows.handler';
+import { ReleaseFlowVersionHandler } from './release-flow-version/release-flow-version.handler';
+import { UpdateFlowHandler } from './update-flow/update-flow.handler';
+import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flow-version.handler';
+
+/**
+ * Telemetry flows: one per device type, immutable graph versions, validation, release, activation and rollback,
+ * fixtures and parameter overrides.
+ * Custom blocks and e-mail templates are looked up through `BLOCK_VERSION_LOOKUP` and `EMAIL_TEMPLATE_LOOKUP`:
+ * bind the blocks and e-mail modules' implementations there (until then nothing custom exists).
+ */
+@Module({
+  imports: [PaginationModule, DeviceTypesModule],
+  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController],
+  providers: [
+    FlowRepository,
+    FlowVersionStore,
+    FlowValidator,
+    { provide: BLOCK_VERSION_LOOKUP, useClass: NoCustomBlocks },
+    { provide: EMAIL_TEMPLATE_LOOKUP, useClass: NoEmailTemplates },
+    CreateFlowHandler,
+    GetDeviceTypeFlowHandler,
+    ListFlowsHandler,
+    GetFlowHandler,
+    UpdateFlowHandler,
+    ActivateFlowHandler,
+    CreateFlowVersionHandler,
+    GetFlowVersionHandler,
+    ListFlowVersionsHandler,
+    ValidateFlowVersionHandler,
+    ReleaseFlowVersionHandler,
+    DeprecateFlowVersionHandler,
+    FixtureRepository,
+    ListFixturesHandler,
+    CreateFixtureHandler,
+    GetFixtureHandler,
+    ReplaceFixtureHandler,
+    DeleteFixtureHandler,
+    ParameterOverrideRepository,
+    ListParameterOverridesHandler,
+    SetParameterOverrideHandler,
+    DeleteParameterOverrideHandler,
+    GetResolvedParametersHandler,
+  ],
+})
+export class FlowsModule {}

@@ -1,0 +1,13 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { FixtureResponse } from '../domain/fixture.response.dto';
+
+export class GetFixtureQuery extends Query<FixtureResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly fixtureId: string,
+  ) {
+    super();
+  }
+}

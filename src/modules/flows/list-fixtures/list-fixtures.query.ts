@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { AscendingPageParams, Page } from '../../../shared/pagination/page';
+import type { FixtureResponse } from '../domain/fixture.response.dto';
+
+export class ListFixturesQuery extends Query<Page<FixtureResponse>> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly params: AscendingPageParams,
+  ) {
+    super();
+  }
+}

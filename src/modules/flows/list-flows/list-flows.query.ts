@@ -1,0 +1,15 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { Page } from '../../../shared/pagination/page';
+import type { FlowResponse } from '../domain/flow.response.dto';
+import type { ListFlowsParams } from './list-flows.request.dto';
+
+export class ListFlowsQuery extends Query<Page<FlowResponse>> {
+  constructor(
+    readonly caller: Caller,
+    readonly tenantNumber: number,
+    readonly params: ListFlowsParams,
+  ) {
+    super();
+  }
+}

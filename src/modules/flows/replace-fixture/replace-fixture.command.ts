@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { FixtureResponse } from '../domain/fixture.response.dto';
+import type { FixtureRequest } from '../domain/fixture.request.dto';
+
+export class ReplaceFixtureCommand extends Command<FixtureResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly fixtureId: string,
+    readonly expectedLockVersion: number,
+    readonly body: FixtureRequest,
+  ) {
+    super();
+  }
+}

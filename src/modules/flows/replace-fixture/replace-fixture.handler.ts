@@ -1,0 +1,41 @@
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { FixtureRepository } from '../domain/fixture.repository';
+import { FixtureResponse } from '../domain/fixture.response.dto';
+import { FlowRepository } from '../domain/flow.repository';
+import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { ReplaceFixtureCommand } from './replace-fixture.command';
+
+/** Replaces a whole fixture (shape 1 or 2) at the lockVersion `If-Match` names; lockVersion + 1. */
+@CommandHandler(ReplaceFixtureCommand)
+export class ReplaceFixtureHandler implements ICommandHandler<ReplaceFixtureCommand, FixtureResponse> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly flows: FlowRepository,
+    private readonly fixtures: FixtureRepository,
+  ) {}
+
+  async execute({ caller, flowId, fixtureId, expectedLockVersion, body }: ReplaceFixtureCommand): Promise<FixtureResponse> {
+    this.fixtures.assertBodyShape(body);
+    const { access, flow } = await this.flows.resolve(caller.principal, flowId);
+    await this.fixtures.find(this.dataSource.manager, flowId, fixtureId);
+    access.require(caller.permission);
+    const columns = this.fixtures.columnsFor(body, flow);
+    return this.unitOfWork.run(async (tx) => {
+      const fixture = await this.fixtures.lock(tx.manager, flowId, fixtureId, expectedLockVersion);
+      await tx.manager.update(FlowFixtureEntity, { fixtureId }, { ...columns, lockVersion: fixture.lockVersion + 1, updatedAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<FlowFixtureEntity>);
+      await tx.audit({
+        eventType: 'flow_fixture.updated',
+        action: 'update',
+        entityType: 'flow_fixture',
+        entityId: fixtureId,
+        tenantId: flow.tenantId,
+        metadata: { flowId, assertionCount: columns.assertions.length, lockVersion: { before: fixture.lockVersion, after: fixture.lockVersion + 1 } },
+      });
+      return FixtureResponse.of(await this.fixtures.find(tx.manager, flowId, fixtureId));
+    });
+  }
+}

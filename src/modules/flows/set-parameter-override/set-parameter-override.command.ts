@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { OverrideTarget } from '../domain/parameter-override.repository';
+import type { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
+
+export class SetParameterOverrideCommand extends Command<ParameterOverrideResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly target: OverrideTarget,
+    readonly key: string,
+    readonly body: { value?: unknown },
+  ) {
+    super();
+  }
+}

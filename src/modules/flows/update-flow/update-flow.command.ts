@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { FlowResult } from '../domain/flow.response.dto';
+import type { UpdateFlowRequest } from './update-flow.request.dto';
+
+export class UpdateFlowCommand extends Command<FlowResult> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly expectedLockVersion: number,
+    readonly changes: UpdateFlowRequest,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,13 @@
+import { Query } from '@nestjs/cqrs';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { ValidationReportResponse } from '../domain/validation-report.response.dto';
+
+export class ValidateFlowVersionQuery extends Query<ValidationReportResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowId: string,
+    readonly flowVersionId: string,
+  ) {
+    super();
+  }
+}
