@@ -4,6 +4,7 @@ import { Tenancy1763950000000 } from './1763950000000-tenancy';
 import { Devices1764000000000 } from './1764000000000-devices';
 import { MillisecondTimestamps1764100000000 } from './1764100000000-millisecond-timestamps';
 import { EmailRule1764300000000 } from './1764300000000-email-rule';
+import { FlowBlocks1764500000000 } from './1764500000000-flow-blocks';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Devices1764000000000,
   MillisecondTimestamps1764100000000,
   EmailRule1764300000000,
+  FlowBlocks1764500000000,
 ];
