@@ -7,6 +7,7 @@ import { login, loginAdmin, seedUser } from './support/auth';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
 import { seedGrant, seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { BlockConfigurationService } from '../src/modules/blocks/domain/block-configuration.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -441,6 +442,19 @@ describe('custom blocks API', () => {
       expect(audit).toMatchObject({ tenant_id: null, event_type: 'flow_block_version.release_failed' });
     });
 
+    it('releases the README example: a TTN codec with a base64 uplink as its sample', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant, { key: 'lht65-ttn', name: 'LHT65 (TTN codec)' });
+      const version = await createVersion(blockId, {
+        sourceCode: codec('readme-lht65-style.js'),
+        sampleInput: { payload: 'y6QJbQI2AX//f/8=', input: { connectionData: { fPort: 2 } } },
+        notes: 'vendor formatter v1.2',
+      });
+      expect(version).toMatchObject({ status: 'draft', scriptContract: 'decodeUplink' });
+      const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
+      expect(released.body.gateReport.sample.result).toEqual({ payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } });
+    });
+
     it('runs a codec over 30 KB and stops a codec that loops', async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant);
@@ -451,6 +465,32 @@ describe('custom blocks API', () => {
       const looping = await createVersion(blockId, { sourceCode: 'function decodeUplink(input) {\n  while (true) {}\n}', sampleInput: { payload: [1] } });
       const res = await admin.post(`${versionPath(blockId, looping.flowBlockVersionId)}/release`).expect(422);
       expect(errorOf(res).details).toMatchObject({ gate: 'sandbox', issues: [{ code: 'timeout' }] });
+    });
+  });
+
+  describe('configuration checks for flows', () => {
+    it('validates a node configuration against a built-in block or a custom version', async () => {
+      const configurations = t.app.get(BlockConfigurationService);
+      expect(await configurations.validateConfiguration({ builtIn: { key: 'scale', version: 1 } }, { fieldKey: 'temperature', multiply: 0.1 })).toEqual({ valid: true });
+      const wrong = await configurations.validateConfiguration({ builtIn: { key: 'scale', version: 1 } }, { multiply: 'ten' });
+      expect(wrong).toMatchObject({ valid: false, unknownBlock: false });
+      expect(wrong.valid === false && wrong.issues.length).toBeGreaterThanOrEqual(1);
+      expect(await configurations.validateConfiguration({ builtIn: { key: 'scale', version: 9 } }, {})).toMatchObject({ valid: false, unknownBlock: true });
+
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const schema = { type: 'object', required: ['factor'], properties: { factor: { type: 'number', minimum: 0 } } };
+      const withSchema = await createVersion(blockId, { configurationSchema: schema });
+      const ref = { flowBlockVersionId: withSchema.flowBlockVersionId };
+      expect(await configurations.validateConfiguration(ref, { factor: 2 })).toEqual({ valid: true });
+      expect(await configurations.validateConfiguration(ref, { factor: -1 })).toEqual({
+        valid: false,
+        unknownBlock: false,
+        issues: [{ path: '/factor', message: 'must be >= 0' }],
+      });
+      const withoutSchema = await createVersion(blockId);
+      expect(await configurations.validateConfiguration({ flowBlockVersionId: withoutSchema.flowBlockVersionId }, { anything: true })).toEqual({ valid: true });
+      expect(await configurations.validateConfiguration({ flowBlockVersionId: randomUUID() }, {})).toMatchObject({ valid: false, unknownBlock: true });
     });
   });
 
