@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import type { Caller } from '../../../shared/access/require-permission';
-import { DomainError } from '../../../shared/errors/domain-error';
+import { DependencyFailureError, DomainError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { StatusTransitions } from '../../../shared/state/status-transitions';
 import { VERSION_MOVES } from '../../../shared/versioning/version-store';
-import type { GateIssue, JsonObject, SampleInput } from '../../sandbox/domain/sandbox-contract';
+import type { GateIssue, JsonObject, SampleInput, ScriptContract } from '../../sandbox/domain/sandbox-contract';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import { BlockConfigurationService } from '../domain/block-configuration.service';
 import { BlockArtifact, BlockGateReport, FlowBlockVersionResponse } from '../domain/flow-block-version.response.dto';
@@ -88,7 +88,7 @@ function gateFailure(gate: 'compile' | 'sandbox', issues: GateIssue[]): DomainEr
 
 /**
  * A new draft. Its configuration schema is checked first (a request rule: 400 before the block's 404); the
- * source is compiled once to record which script contract it uses (null while it does not compile).
+ * source is compiled once, outside the transaction, to record which script contract it uses.
  */
 @CommandHandler(CreateFlowBlockVersionCommand)
 export class CreateFlowBlockVersionHandler implements ICommandHandler<CreateFlowBlockVersionCommand, FlowBlockVersionResponse> {
@@ -103,7 +103,7 @@ export class CreateFlowBlockVersionHandler implements ICommandHandler<CreateFlow
     if (input.configurationSchema !== undefined) this.configurations.assertValidSchema(input.configurationSchema);
     const resolved = await this.store.resolve(caller.principal, flowBlockId);
     this.store.authorize(caller.principal, resolved, caller.permission);
-    const compiled = await this.sandbox.compile(input.sourceCode);
+    const scriptContract = await this.contractOf(input.sourceCode);
     const sourceSha256 = sha256Of(input.sourceCode);
     const version = await this.unitOfWork.run((tx) =>
       this.store.versions.create(
@@ -111,7 +111,7 @@ export class CreateFlowBlockVersionHandler implements ICommandHandler<CreateFlow
         flowBlockId,
         {
           tenant_id: resolved.block.tenantId,
-          script_contract: compiled.ok ? compiled.scriptContract : null,
+          script_contract: scriptContract,
           source_code: input.sourceCode,
           source_sha256: sourceSha256,
           configuration_schema: input.configurationSchema === undefined ? null : JSON.stringify(input.configurationSchema),
@@ -122,6 +122,17 @@ export class CreateFlowBlockVersionHandler implements ICommandHandler<CreateFlow
       ),
     );
     return FlowBlockVersionResponse.of(version.row);
+  }
+
+  /** The contract the source declares; null while it does not compile, or while the sandbox is unavailable. */
+  private async contractOf(source: string): Promise<ScriptContract | null> {
+    try {
+      const compiled = await this.sandbox.compile(source);
+      return compiled.ok ? compiled.scriptContract : null;
+    } catch (error) {
+      if (error instanceof DependencyFailureError) return null;
+      throw error;
+    }
   }
 }
 
