@@ -377,6 +377,9 @@ describe('custom blocks API', () => {
         gateReport: { compile: 'passed', sandbox: 'passed', durationMs: expect.any(Number), issues: [], sample: { result: { values: { level: 21 } }, logs: [] } },
       });
       expect((await admin.get(versionPath(blockId, draft.flowBlockVersionId)).expect(200)).body).toEqual(res.body);
+      await expect(
+        t.dataSource.query(`UPDATE flow_block_versions SET artifact = '{"engine": "other"}' WHERE flow_block_version_id = $1`, [draft.flowBlockVersionId]),
+      ).rejects.toThrow(/set only by its release/);
 
       const twice = await admin.post(`${versionPath(blockId, draft.flowBlockVersionId)}/release`).expect(409);
       expect(errorOf(twice).details).toEqual({ reason: 'invalid_state', currentStatus: 'released' });

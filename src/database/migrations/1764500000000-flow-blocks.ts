@@ -64,10 +64,26 @@ export class FlowBlocks1764500000000 implements MigrationInterface {
     await queryRunner.query(
       immutableVersionsSql('flow_block_versions', ['status', 'released_at', 'deprecated_at', 'artifact', 'gate_report', 'script_contract']),
     );
+    // ...and only that move may set them: a released or deprecated version keeps what its gates recorded.
+    await queryRunner.query(`
+      CREATE FUNCTION flow_block_versions_release_record() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF (NEW.artifact, NEW.gate_report, NEW.script_contract) IS DISTINCT FROM (OLD.artifact, OLD.gate_report, OLD.script_contract)
+           AND NOT (OLD.status = 'draft' AND NEW.status = 'released') THEN
+          RAISE EXCEPTION 'the release record of a block version is set only by its release'
+            USING ERRCODE = 'integrity_constraint_violation', CONSTRAINT = 'flow_block_versions_immutable';
+        END IF;
+        RETURN NEW;
+      END
+      $fn$;
+      CREATE TRIGGER flow_block_versions_release_record BEFORE UPDATE ON flow_block_versions
+        FOR EACH ROW EXECUTE FUNCTION flow_block_versions_release_record();
+    `);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE flow_block_versions`);
+    await queryRunner.query(`DROP FUNCTION flow_block_versions_release_record()`);
     await queryRunner.query(`DROP FUNCTION flow_block_versions_immutable()`);
     await queryRunner.query(`DROP TABLE flow_blocks`);
   }
