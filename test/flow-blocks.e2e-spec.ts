@@ -8,6 +8,8 @@ import { as, fieldsOf, withoutCorrelation } from './support/http';
 import { seedGrant, seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { BlockConfigurationService } from '../src/modules/blocks/domain/block-configuration.service';
+import { FlowBlockStore } from '../src/modules/blocks/domain/flow-block.store';
+import { ScriptSandbox } from '../src/modules/sandbox/script-sandbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -456,6 +458,21 @@ describe('custom blocks API', () => {
       expect(version).toMatchObject({ status: 'draft', scriptContract: 'decodeUplink' });
       const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
       expect(released.body.gateReport.sample.result).toEqual({ payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } });
+
+      // What is stored is enough for the flow engine to run the released version.
+      const store = t.app.get(FlowBlockStore);
+      const runnable = await store.runnableVersion(t.dataSource.manager, version.flowBlockVersionId);
+      expect(runnable).toMatchObject({ tenantId: tenant.tenantId, status: 'released', artifact: { scriptContract: 'decodeUplink', sha256: released.body.artifact.sha256 } });
+      const outcome = await t.app.get(ScriptSandbox).invoke(
+        tenant.tenantId,
+        version.flowBlockVersionId,
+        runnable!.artifact,
+        { payload: 'y6QJbQI2AX//f/8=', values: {}, input: { connectionData: { fPort: 2 } } },
+        { parameters: {}, configuration: {}, device: { deviceId: randomUUID(), deviceTypeId: randomUUID(), metadata: {} }, tenantId: tenant.tenantId, observedAt: new Date().toISOString(), mode: 'live', nodeId: 'decoder' },
+      );
+      expect(outcome).toMatchObject({ ok: true, result: { payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } } });
+      const draft = await createVersion(blockId);
+      expect(await store.runnableVersion(t.dataSource.manager, draft.flowBlockVersionId)).toBeNull();
     });
 
     it('runs a codec over 30 KB and stops a codec that loops', async () => {

@@ -6,6 +6,7 @@ import type { Principal } from '../../../shared/auth/principal';
 import { AuthorizationFailedError, ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { CursorCodec } from '../../../shared/pagination/cursor-codec';
 import { VersionStore } from '../../../shared/versioning/version-store';
+import type { ScriptArtifact, ScriptContract } from '../../sandbox/domain/sandbox-contract';
 import { FlowBlockEntity } from './flow-block.entity';
 import { FlowBlockResponse } from './flow-block.response.dto';
 
@@ -21,6 +22,14 @@ export const FLOW_BLOCK_CONSTRAINTS = {
   flow_blocks_global_key_key: duplicateBlockKey,
   flow_blocks_tenant_key_key: duplicateBlockKey,
 };
+
+/** What the flow engine needs to run a block version in the sandbox. */
+export interface RunnableBlockVersion {
+  flowBlockVersionId: string;
+  tenantId: string | null;
+  status: 'released' | 'deprecated';
+  artifact: ScriptArtifact;
+}
 
 /** A block named in the path, and the caller's access to its tenant (null for a global block). */
 export interface ResolvedBlock {
@@ -94,6 +103,25 @@ export class FlowBlockStore {
       [flowBlockIds],
     );
     return new Map(rows.map((row) => [row.flow_block_id, Number(row.latest)]));
+  }
+
+  /**
+   * A released (or deprecated, for flows released with it) version as the sandbox runs it; null for a missing
+   * version or a draft, which never runs outside its gates.
+   */
+  async runnableVersion(manager: EntityManager, flowBlockVersionId: string): Promise<RunnableBlockVersion | null> {
+    const [row] = await manager.query<{ tenant_id: string | null; status: string; source_code: string; source_sha256: string; script_contract: ScriptContract }[]>(
+      `SELECT tenant_id, status, source_code, source_sha256, script_contract FROM flow_block_versions
+        WHERE flow_block_version_id = $1 AND status IN ('released', 'deprecated')`,
+      [flowBlockVersionId],
+    );
+    if (!row) return null;
+    return {
+      flowBlockVersionId,
+      tenantId: row.tenant_id,
+      status: row.status as RunnableBlockVersion['status'],
+      artifact: { format: 'uplink-script.v1', source: row.source_code, sha256: row.source_sha256, scriptContract: row.script_contract },
+    };
   }
 
   /**
