@@ -16,6 +16,7 @@ import { OrganizationUnitsModule } from './modules/organization-units/organizati
 import { MembershipsModule } from './modules/memberships/memberships.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
+import { BlocksModule } from './modules/blocks/blocks.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
@@ -61,6 +62,7 @@ export class AppModule {
         FlowsModule,
         DiagnosticsModule,
         SandboxModule,
+        BlocksModule,
         ...extraModules,
       ],
       providers: [

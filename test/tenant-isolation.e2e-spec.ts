@@ -44,6 +44,28 @@ const TENANT_PROBES: Probe[] = [
     path: (n) => `/v1/tenants/${n}/devices`,
     body: { devEui: '00000000000000AA', name: 'Probe', deviceTypeId: '00000000-0000-4000-8000-000000000000' },
   },
+  { name: 'GET flow blocks', method: 'get', path: (n) => `/v1/tenants/${n}/flow-blocks` },
+  { name: 'POST flow block', method: 'post', path: (n) => `/v1/tenants/${n}/flow-blocks`, body: { key: 'probe-block', name: 'Probe' } },
+  { name: 'GET block catalog', method: 'get', path: (n) => `/v1/tenants/${n}/flow-block-catalog` },
+];
+
+const BLOCK_SOURCE = 'function transform(msg) { return { values: { probe: 1 } }; }';
+const BLOCK_VERSION_BODY = { sourceCode: BLOCK_SOURCE, sampleInput: { payload: [1] } };
+
+/** Endpoints addressed by a custom block id. */
+const FLOW_BLOCK_PROBES: Probe[] = [
+  { name: 'GET flow block', method: 'get', path: (id) => `/v1/flow-blocks/${id}` },
+  { name: 'PATCH flow block', method: 'patch', path: (id) => `/v1/flow-blocks/${id}`, body: { name: 'Renamed' } },
+  { name: 'GET block versions', method: 'get', path: (id) => `/v1/flow-blocks/${id}/versions` },
+  { name: 'POST block version', method: 'post', path: (id) => `/v1/flow-blocks/${id}/versions`, body: BLOCK_VERSION_BODY },
+];
+
+/** Endpoints addressed by a block version (given as `flowBlockId/flowBlockVersionId`). */
+const FLOW_BLOCK_VERSION_PROBES: Probe[] = [
+  { name: 'GET block version', method: 'get', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}` },
+  { name: 'compile block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/compile` },
+  { name: 'release block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/release` },
+  { name: 'deprecate block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/deprecate` },
 ];
 
 /** Endpoints addressed by a device type id. */
@@ -186,6 +208,10 @@ describe('tenant isolation', () => {
   let ownMembership: string; // a, the viewer's
   let foreignFlow: { flowId: string; versionId: string; fixtureId: string }; // b, of foreignType, with a tenant and a type override of `factor`
   let ownFlow: { flowId: string; versionId: string; fixtureId: string }; // a, of ownType
+  let foreignBlock: string; // b, with a draft version
+  let foreignBlockVersion: string;
+  let ownBlock: string; // a, with a draft version
+  let ownBlockVersion: string;
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -269,6 +295,21 @@ describe('tenant isolation', () => {
       tokens[name] = (await login(t, user.username, user.password)).accessToken;
     }
     tokens.platformAdmin = (await loginAdmin(t)).accessToken;
+
+    const seedBlock = async (tenant: SeededTenant, key: string): Promise<[string, string]> => {
+      const [block] = await t.dataSource.query<{ flow_block_id: string }[]>(
+        `INSERT INTO flow_blocks (scope, tenant_id, key, name) VALUES ('tenant', $1, $2, 'Probe block') RETURNING flow_block_id`,
+        [tenant.tenantId, key],
+      );
+      const [version] = await t.dataSource.query<{ flow_block_version_id: string }[]>(
+        `INSERT INTO flow_block_versions (flow_block_id, tenant_id, version_number, source_code, source_sha256, sample_input)
+         VALUES ($1, $2, 1, $3, encode(sha256(convert_to($3, 'UTF8')), 'hex'), '{"payload": [1]}') RETURNING flow_block_version_id`,
+        [block!.flow_block_id, tenant.tenantId, BLOCK_SOURCE],
+      );
+      return [block!.flow_block_id, version!.flow_block_version_id];
+    };
+    [foreignBlock, foreignBlockVersion] = await seedBlock(b, 'foreign-block');
+    [ownBlock, ownBlockVersion] = await seedBlock(a, 'own-block');
   });
   afterAll(() => t.close());
 
@@ -343,6 +384,16 @@ describe('tenant isolation', () => {
       },
     );
 
+    it.each(FLOW_BLOCK_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign custom block from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignBlock);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
     it.each(FLOW_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
       'cannot tell a foreign flow version from a missing one: %s',
       async (_name, probe) => {
@@ -384,12 +435,28 @@ describe('tenant isolation', () => {
       expect(overrides.body).toMatchObject({ items: [], totalCount: 0 });
     });
 
+    it.each(FLOW_BLOCK_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign block version from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignBlock}/${foreignBlockVersion}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        // A foreign version under one's own block is the version's 404, like a random version id.
+        const mixed = await send(who, probe, `${ownBlock}/${foreignBlockVersion}`);
+        const randomVersion = await send(who, probe, `${ownBlock}/${randomUUID()}`);
+        expect(withoutCorrelation(mixed)).toEqual(withoutCorrelation(randomVersion));
+      },
+    );
+
     it('never lists a foreign device or device type', async () => {
       const devices = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(JSON.stringify(devices.body)).not.toContain(foreignDevice.deviceId);
       const types = await t.http().get(`/v1/tenants/${a.tenantNumber}/device-types`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(types.body.items.map((item: { deviceTypeId: string }) => item.deviceTypeId)).toContain(ownType.deviceTypeId);
       expect(JSON.stringify(types.body)).not.toContain(foreignType.deviceTypeId);
+      const catalog = await t.http().get(`/v1/tenants/${a.tenantNumber}/flow-block-catalog`).set('Authorization', `Bearer ${tokens[who]}`);
+      expect(JSON.stringify(catalog.body)).not.toContain(foreignBlock);
     });
 
     it('lists only its own tenant', async () => {
@@ -494,6 +561,12 @@ describe('tenant isolation', () => {
       t.http().delete(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH),
       t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/tenant/factor`).send({ value: 1 }),
       t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/device-type/factor`).send({ value: 1 }),
+      t.http().post(`/v1/tenants/${a.tenantNumber}/flow-blocks`).send({ key: 'viewer-block', name: 'Nope' }),
+      t.http().patch(`/v1/flow-blocks/${ownBlock}`).send({ name: 'Nope' }),
+      t.http().post(`/v1/flow-blocks/${ownBlock}/versions`).send(BLOCK_VERSION_BODY),
+      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/compile`),
+      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/release`),
+      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/deprecate`),
     ];
     for (const write of writes) {
       const res = await write.set('Authorization', `Bearer ${tokens.viewerA}`);

@@ -1,5 +1,6 @@
 import { DeviceFieldDefinitionEntity } from '../modules/device-types/domain/device-field-definition.entity';
 import { DeviceTypeEntity } from '../modules/device-types/domain/device-type.entity';
+import { FlowBlockEntity } from '../modules/blocks/domain/flow-block.entity';
 import { DeviceAssignmentEntity } from '../modules/devices/domain/device-assignment.entity';
 import { DeviceEntity } from '../modules/devices/domain/device.entity';
 import { FlowFixtureEntity } from '../modules/flows/domain/flow-fixture.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   OrganizationUnitEntity,
   MembershipEntity,
   DeviceTypeEntity,
+  FlowBlockEntity,
   DeviceFieldDefinitionEntity,
   DeviceEntity,
   DeviceAssignmentEntity,

@@ -28,6 +28,7 @@ const CONFLICT_MESSAGES: Record<string, string> = {
   invalid_state: 'The resource is not in a state that allows this.',
   last_platform_admin: 'This is the last active platform admin; grant the role to someone else first.',
   lock_version_mismatch: 'The resource changed since you read it: its lockVersion is now 4.',
+  max_blocks: 'A tenant holds at most 500 custom blocks.',
   max_depth: 'Organization units nest at most 16 levels deep.',
   max_fields: 'A device type has at most 200 active fields; deprecate one first.',
   organization_unit_disabled: 'The organization unit is disabled (itself, an ancestor or its tenant).',
@@ -52,6 +53,8 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   flowVersionId: 'flow_version',
   fixtureId: 'flow_fixture',
   parameterOverrideId: 'flow_parameter_override',
+  flowBlockId: 'flow_block',
+  flowBlockVersionId: 'flow_block_version',
 };
 
 const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
@@ -59,6 +62,8 @@ const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
   CreateOrganizationUnitController_create: 'An organization unit with this key already exists in the tenant.',
   CreateDeviceTypeController_create: 'A device type with this key already exists in the tenant.',
   CreateDeviceFieldController_create: 'The device type already has a field with this key (deprecated keys stay taken).',
+  CreateGlobalFlowBlockController_create: 'A block with this key already exists in this scope.',
+  CreateTenantFlowBlockController_create: 'A block with this key already exists in this scope.',
 };
 
 /** The status an `invalid_state` conflict reports, and its message, for the operation that met it. */
@@ -71,6 +76,8 @@ function invalidState(operationId: string, resourceType: string): { currentStatu
   if (operationId.endsWith('_reactivate')) return { currentStatus: 'active', message: `The ${resource} is already active.` };
   if (operationId.endsWith('_disable')) return { currentStatus: 'disabled', message: `The ${resource} is already disabled.` };
   if (operationId.endsWith('_retire')) return { currentStatus: 'retired', message: 'A retired device cannot be retired.' };
+  if (operationId === 'ReleaseFlowBlockVersionController_release') return { currentStatus: 'released', message: 'The flow block version is already released.' };
+  if (operationId === 'DeprecateFlowBlockVersionController_deprecate') return { currentStatus: 'draft', message: 'A draft flow block version cannot be deprecated.' };
   if (operationId.endsWith('_deprecate')) return { currentStatus: 'deprecated', message: 'The field is already deprecated.' };
   if (resourceType === 'device_field') return { currentStatus: 'deprecated', message: 'A deprecated field cannot change.' };
   if (operationId === 'AssignDeviceController_assign') return { currentStatus: 'retired', message: 'A retired device cannot be assigned.' };
@@ -136,6 +143,12 @@ export function errorEnvelopeExample(status: number, facts: OperationFacts): Rec
       return errorExample('CONFLICT', 'conflict', message, reason === 'lock_version_mismatch' ? { reason, currentLockVersion: 4 } : { reason });
     }
     case 422:
+      if (facts.operationId.includes('Block')) {
+        return errorExample('FLOW_FAILURE', 'flow_failure', 'The sandbox gate failed: runtime_error at line 12, column 27.', {
+          gate: 'sandbox',
+          issues: [{ severity: 'error', code: 'runtime_error', path: 'sourceCode', message: "TypeError: Cannot read properties of undefined (reading 'length')", line: 12, column: 27 }],
+        });
+      }
       return errorExample('FLOW_FAILURE', 'flow_failure', 'The flow version does not compile: 1 error.', {
         gate: 'compile',
         issues: [{ severity: 'error', code: 'cycle_detected', path: 'graph.nodes[1]', message: 'The graph has a cycle through "scale", "filter".' }],

@@ -411,6 +411,108 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ),
   },
 
+  // Custom blocks
+  ListGlobalFlowBlocksController_list: {
+    summary: 'List the global custom blocks',
+    description: lines(
+      '**Access**: any signed-in user (global blocks are usable in every tenant).',
+      'Filter: `q` (key or name substring). No sources or artifacts: read a version for those.',
+      ASCENDING,
+    ),
+  },
+  CreateGlobalFlowBlockController_create: {
+    summary: 'Create a global custom block',
+    description: lines(
+      PLATFORM_ADMIN,
+      `Body: \`key\` (matches \`^[a-z0-9][a-z0-9._-]{0,127}$\`, unique among the global blocks, immutable), \`name\`, \`description\` optional. ${NAME_RULES} Answers 201 with the block (\`scope\` \`global\`, \`tenantId\` null) and \`Location: /v1/flow-blocks/{flowBlockId}\`.`,
+      '**409** `duplicate_key`.',
+    ),
+  },
+  ListTenantFlowBlocksController_list: {
+    summary: 'List the custom blocks of a tenant',
+    description: lines(perm('blocks:read', 'T'), "The tenant's own blocks (global blocks are listed by `GET /v1/flow-blocks`). Filter: `q` (key or name substring). No sources or artifacts.", ASCENDING, TENANT_404),
+  },
+  CreateTenantFlowBlockController_create: {
+    summary: 'Create a custom block in a tenant',
+    description: lines(
+      perm('blocks:write', 'T'),
+      `Body: \`key\` (matches \`^[a-z0-9][a-z0-9._-]{0,127}$\`, unique in the tenant, immutable), \`name\`, \`description\` optional. ${NAME_RULES} Answers 201 with the block (\`scope\` \`tenant\`) and \`Location: /v1/flow-blocks/{flowBlockId}\`.`,
+      TENANT_404 + ' **409** `duplicate_key`; `max_blocks`: a tenant holds at most 500 custom blocks.',
+    ),
+  },
+  GetFlowBlockCatalogController_get: {
+    summary: 'Get the block catalog of a tenant',
+    description: lines(
+      perm('flows:read', 'T'),
+      'Unpaged `items`: every built-in block (`type` `builtin`: `key`, `version`, `ports`, `configurationSchema`), then the global blocks and the tenant’s own blocks that have released versions (`type` `custom`), each with its `released` versions newest first (`flowBlockVersionId`, `versionNumber`, `scriptContract`, `ports` `["out"]`, `configurationSchema`). Deprecated versions and drafts are not offered. Enough to draw a flow editor’s palette in one call.',
+      TENANT_404,
+    ),
+  },
+  GetFlowBlockController_get: {
+    summary: 'Get a custom block',
+    description: lines(
+      '**Access**: a global block: any signed-in user; a tenant block: `blocks:read` through a tenant-level grant (platform administrators hold every permission). A visible block without the permission is 403 `missing_permission`.',
+      EXISTENCE_404 + ' (`flow_block`)',
+    ),
+  },
+  UpdateFlowBlockController_update: {
+    summary: 'Rename a custom block or change its description',
+    description: lines(
+      '**Access**: a global block: platform administrators only (403 `platform_admin_required`); a tenant block: `blocks:write` through a tenant-level grant (403 `missing_permission`).',
+      '`name` and/or `description`; `key` and `scope` are immutable. ' + PATCH_RULES.replace(/; `metadata`.*$/, '.'),
+      EXISTENCE_404 + ' (`flow_block`)',
+    ),
+  },
+  ListFlowBlockVersionsController_list: {
+    summary: 'List the versions of a custom block',
+    description: lines(
+      '**Access**: as reading the block (global: any signed-in user; tenant: `blocks:read` through a tenant-level grant).',
+      'Newest first by `versionNumber`; filter `status` (`draft`, `released`, `deprecated`); `limit` 1..100 (default 25); `items` and `nextCursor` (omitted on the last page), no total. Items carry no `sourceCode`.',
+      EXISTENCE_404 + ' (`flow_block`)',
+    ),
+  },
+  CreateFlowBlockVersionController_create: {
+    summary: 'Create a draft version of a custom block',
+    description: lines(
+      '**Access**: a global block: platform administrators only (403 `platform_admin_required`); a tenant block: `blocks:write` through a tenant-level grant (403 `missing_permission`).',
+      'Body: `sourceCode` (1..102400 characters) declaring `function transform(msg, ctx)`, or a payload codec’s `function decodeUplink(input)` (The Things Network v3, ChirpStack v4) or `function Decode(fPort, bytes, variables)` (ChirpStack v3); `configurationSchema` optional: a JSON Schema (draft 2020-12) of the node configuration, at most 32 KiB, referencing only its own parts (`#...`): an invalid schema is 400 `body.configurationSchema` with the validator’s message, a remote `$ref` or `$id` is refused; `sampleInput` required: {`payload`, `values`?, `configuration`?, `parameters`?, `input`? (a partial input envelope such as `{"connectionData": {"fPort": 1}}`)}, the message the release gate runs; `notes` optional (≤ 2000).',
+      'Versions are immutable: to change one, create a new draft. Answers 201 with the version (`status` `draft`, `scriptContract` detected, or null while the source does not compile) and `Location`.',
+      EXISTENCE_404 + ' (`flow_block`)',
+    ),
+  },
+  GetFlowBlockVersionController_get: {
+    summary: 'Get a custom block version with its source',
+    description: lines(
+      '**Access**: as reading the block (global: any signed-in user; tenant: `blocks:read` through a tenant-level grant).',
+      'With `sourceCode`, and once released the `artifact` (`engine`, `engineVersion`, `sha256`, `sizeBytes`, `compiledAt`) and `gateReport`.',
+      EXISTENCE_404 + ' (`flow_block`, or `flow_block_version` for a version missing or of another block)',
+    ),
+  },
+  CompileFlowBlockVersionController_compile: {
+    summary: 'Run the compile gate on a version',
+    description: lines(
+      '**Access**: a global block: platform administrators only (403 `platform_admin_required`); a tenant block: `blocks:write` through a tenant-level grant (403 `missing_permission`).',
+      'No body. Parses the source and checks its entry function without running it. Always 200 `{passed, gateReport}`; a failure lists its issues (`syntax_error` with 1-based `line` and `column`, `missing_transform`). Nothing is stored.',
+      EXISTENCE_404 + ' (`flow_block` / `flow_block_version`)',
+    ),
+  },
+  ReleaseFlowBlockVersionController_release: {
+    summary: 'Release a draft version through its gates',
+    description: lines(
+      '**Access**: a global block: platform administrators only (403 `platform_admin_required`); a tenant block: `blocks:release` through a tenant-level grant (403 `missing_permission`).',
+      'No body. Runs the compile gate, then the sandbox gate: the script on `sampleInput` within the sandbox limits, with configuration defaults taken from `configurationSchema`. On success the version is `released` with its `artifact`, `scriptContract` and `gateReport`. On failure nothing changes: **422** `FLOW_FAILURE` with `gate` (`compile`/`sandbox`) and `issues` (`syntax_error`, `missing_transform`, `runtime_error`, `timeout`, `memory_limit`, `invalid_output`, `output_too_large`; 1-based `line`/`column` where known), recorded as a `failure` audit event.',
+      EXISTENCE_404 + ' (`flow_block` / `flow_block_version`) **409** `invalid_state` with `currentStatus`: only a draft is released.',
+    ),
+  },
+  DeprecateFlowBlockVersionController_deprecate: {
+    summary: 'Deprecate a released version',
+    description: lines(
+      '**Access**: a global block: platform administrators only (403 `platform_admin_required`); a tenant block: `blocks:release` through a tenant-level grant (403 `missing_permission`).',
+      'No body. `released` → `deprecated` (terminal): no new flow release may use it; flows already released with it keep running it.',
+      EXISTENCE_404 + ' (`flow_block` / `flow_block_version`) **409** `invalid_state` with `currentStatus`: drafts and deprecated versions cannot be deprecated.',
+    ),
+  },
+
   // Device fields
   ListDeviceFieldsController_list: {
     summary: 'List the field definitions of a device type',

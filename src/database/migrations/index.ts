@@ -5,6 +5,7 @@ import { Devices1764000000000 } from './1764000000000-devices';
 import { MillisecondTimestamps1764100000000 } from './1764100000000-millisecond-timestamps';
 import { Jobs1764200000000 } from './1764200000000-jobs';
 import { EmailRule1764300000000 } from './1764300000000-email-rule';
+import { FlowBlocks1764500000000 } from './1764500000000-flow-blocks';
 import { Flows1764600000000 } from './1764600000000-flows';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   MillisecondTimestamps1764100000000,
   Jobs1764200000000,
   EmailRule1764300000000,
+  FlowBlocks1764500000000,
   Flows1764600000000,
 ];

@@ -30,9 +30,10 @@ export interface VersionedTables {
   parent: {
     table: string;
     id: string;
-    /** Nullable reference to the active version. */
-    activeVersion: string;
-    lockVersion: string;
+    /** Nullable reference to the active version; omit for a resource without an active pointer (custom blocks). */
+    activeVersion?: string;
+    /** Omit together with `activeVersion`. */
+    lockVersion?: string;
     /** The tenant column, for the audit row; omit for a resource outside tenants. */
     tenant?: string;
     /** Touched with the database clock when the active pointer moves. */
@@ -95,7 +96,7 @@ function quoted(name: string): string {
  */
 export class VersionStore {
   private readonly transitions: StatusTransitions<VersionStatus, VersionAction>;
-  private readonly p: Required<Omit<VersionedTables['parent'], 'tenant' | 'updatedAt'>> & { tenant: string | null; updatedAt: string | null };
+  private readonly p: { table: string; id: string; activeVersion: string | null; lockVersion: string | null; tenant: string | null; updatedAt: string | null };
   private readonly v: VersionedTables['version'];
 
   constructor(
@@ -106,8 +107,8 @@ export class VersionStore {
     this.p = {
       table: quoted(parent.table),
       id: quoted(parent.id),
-      activeVersion: quoted(parent.activeVersion),
-      lockVersion: quoted(parent.lockVersion),
+      activeVersion: parent.activeVersion ? quoted(parent.activeVersion) : null,
+      lockVersion: parent.lockVersion ? quoted(parent.lockVersion) : null,
       tenant: parent.tenant ? quoted(parent.tenant) : null,
       updatedAt: parent.updatedAt ? quoted(parent.updatedAt) : null,
     };
@@ -125,7 +126,7 @@ export class VersionStore {
   async lockParent(manager: EntityManager, parentId: string): Promise<ParentRecord> {
     const { p } = this;
     const [row] = await manager.query<Record<string, unknown>[]>(
-      `SELECT ${p.id} AS "parentId", ${p.tenant ?? 'NULL'} AS "tenantId", ${p.activeVersion} AS "activeVersionId", ${p.lockVersion} AS "lockVersion"
+      `SELECT ${p.id} AS "parentId", ${p.tenant ?? 'NULL'} AS "tenantId", ${p.activeVersion ?? 'NULL'} AS "activeVersionId", ${p.lockVersion ?? '1'} AS "lockVersion"
          FROM ${p.table} WHERE ${p.id} = $1 FOR UPDATE`,
       [parentId],
     );
@@ -169,14 +170,14 @@ export class VersionStore {
   /**
    * `release` (draft -> released) or `deprecate` (released -> deprecated); any other move is 409 `invalid_state`
    * with `currentStatus`. `gate` runs after the move is known to be listed and before the write (e.g. the
-   * release's compile check). Audited as `<version>.released` / `.deprecated`.
+   * release's compile check); what it returns is added to the audit metadata. Audited as `<version>.released` / `.deprecated`.
    */
   async transition(
     tx: TransactionScope,
     parentId: string,
     versionId: string,
     action: VersionAction,
-    gate?: (version: VersionRecord) => Promise<void>,
+    gate?: (version: VersionRecord) => Promise<Record<string, unknown> | void>,
   ): Promise<VersionRecord> {
     const { v } = this;
     const parent = await this.lockParent(tx.manager, parentId);
@@ -184,9 +185,9 @@ export class VersionStore {
       action,
       lock: () => this.findVersion(tx.manager, parentId, versionId),
       update: async (version, move) => {
-        await gate?.(version);
+        const extra = (await gate?.(version)) ?? {};
         await tx.manager.query(`UPDATE ${v.table} SET ${v.status} = $2 WHERE ${v.id} = $1`, [versionId, move.to]);
-        return { [this.parentKey]: parentId, versionNumber: version.versionNumber };
+        return { ...extra, [this.parentKey]: parentId, versionNumber: version.versionNumber };
       },
       entityId: versionId,
       tenantId: parent.tenantId,
@@ -202,6 +203,7 @@ export class VersionStore {
    */
   async activate(tx: TransactionScope, parentId: string, versionId: string, expectedLockVersion: number): Promise<ActivationResult> {
     const { p } = this;
+    if (!p.activeVersion || !p.lockVersion) throw new Error(`VersionStore: ${this.tables.parent.table} has no active pointer`);
     const parent = await this.lockParent(tx.manager, parentId);
     const version = await this.findVersion(tx.manager, parentId, versionId);
     assertLockVersion(parent.lockVersion, expectedLockVersion);

@@ -1,0 +1,67 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import type { Caller } from '../../../shared/access/require-permission';
+import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
+import { FlowBlockVersionResponse, FlowBlockVersionSummary } from '../domain/flow-block-version.response.dto';
+import { FlowBlockStore } from '../domain/flow-block.store';
+import type { ListFlowBlockVersionsParams } from './flow-block-version.request.dto';
+
+export class ListFlowBlockVersionsQuery extends Query<NewestFirstPage<FlowBlockVersionSummary>> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowBlockId: string,
+    readonly params: ListFlowBlockVersionsParams,
+  ) {
+    super();
+  }
+}
+
+export class GetFlowBlockVersionQuery extends Query<FlowBlockVersionResponse> {
+  constructor(
+    readonly caller: Caller,
+    readonly flowBlockId: string,
+    readonly flowBlockVersionId: string,
+  ) {
+    super();
+  }
+}
+
+/** A block's versions, newest first, without their sources; a bad cursor is a 400 before the block's 404. */
+@QueryHandler(ListFlowBlockVersionsQuery)
+export class ListFlowBlockVersionsHandler implements IQueryHandler<ListFlowBlockVersionsQuery, NewestFirstPage<FlowBlockVersionSummary>> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: FlowBlockStore,
+  ) {}
+
+  async execute({ caller, flowBlockId, params }: ListFlowBlockVersionsQuery): Promise<NewestFirstPage<FlowBlockVersionSummary>> {
+    const request = {
+      actorId: caller.principal.userId,
+      scope: `flow-blocks/${flowBlockId}/versions`,
+      limit: params.limit,
+      cursor: params.cursor,
+      status: params.status,
+    };
+    this.store.versions.verify(request);
+    const resolved = await this.store.resolve(caller.principal, flowBlockId);
+    this.store.authorize(caller.principal, resolved, caller.permission);
+    const page = await this.store.versions.list(this.dataSource.manager, flowBlockId, request);
+    return { ...page, items: page.items.map((version) => FlowBlockVersionSummary.summaryOf(version.row)) };
+  }
+}
+
+/** One version with its source, artifact and gate report. */
+@QueryHandler(GetFlowBlockVersionQuery)
+export class GetFlowBlockVersionHandler implements IQueryHandler<GetFlowBlockVersionQuery, FlowBlockVersionResponse> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: FlowBlockStore,
+  ) {}
+
+  async execute({ caller, flowBlockId, flowBlockVersionId }: GetFlowBlockVersionQuery): Promise<FlowBlockVersionResponse> {
+    const resolved = await this.store.resolve(caller.principal, flowBlockId);
+    this.store.authorize(caller.principal, resolved, caller.permission);
+    const version = await this.store.versions.findVersion(this.dataSource.manager, flowBlockId, flowBlockVersionId);
+    return FlowBlockVersionResponse.of(version.row);
+  }
+}
