@@ -350,6 +350,38 @@ describe('flows API: flows, versions, validation, release, activation', () => {
       expect(report.valid).toBe(severity !== 'error');
     });
 
+    it('custom blocks: released versions of this tenant and global ones pass; drafts, deprecated, foreign and bad configurations do not', async () => {
+      const source = 'function transform(msg, ctx) { return { values: { level: ctx.configuration.factor } }; }';
+      const schema = { type: 'object', additionalProperties: false, required: ['factor'], properties: { factor: { type: 'number' } } };
+      const sampleInput = { payload: [1, 2], values: {}, configuration: { factor: 2 } };
+      async function blockVersion(path: string, release: 'draft' | 'released' | 'deprecated'): Promise<string> {
+        const block = await admin.post(path, { key: uniqueKey('block'), name: 'Custom' }).expect(201);
+        const version = await admin.post(`/v1/flow-blocks/${block.body.flowBlockId}/versions`, { sourceCode: source, configurationSchema: schema, sampleInput }).expect(201);
+        const versionPath = `/v1/flow-blocks/${block.body.flowBlockId}/versions/${version.body.flowBlockVersionId}`;
+        if (release !== 'draft') await admin.post(`${versionPath}/release`).expect(200);
+        if (release === 'deprecated') await admin.post(`${versionPath}/deprecate`).expect(200);
+        return version.body.flowBlockVersionId as string;
+      }
+      const customAt = (flowBlockVersionId: string, configuration: unknown = { factor: 3 }) =>
+        bend(valid(), (g) => {
+          g.nodes[1].block = { type: 'custom', flowBlockVersionId };
+          g.nodes[1].configuration = configuration;
+        });
+      const own = await blockVersion(`/v1/tenants/${tenant.tenantNumber}/flow-blocks`, 'released');
+      const global = await blockVersion('/v1/flow-blocks', 'released');
+      const draft = await blockVersion(`/v1/tenants/${tenant.tenantNumber}/flow-blocks`, 'draft');
+      const deprecated = await blockVersion(`/v1/tenants/${tenant.tenantNumber}/flow-blocks`, 'deprecated');
+      const foreign = await blockVersion(`/v1/tenants/${(await seedTenant(t)).tenantNumber}/flow-blocks`, 'released');
+
+      expect(await issuesOf(customAt(own))).toMatchObject({ valid: true, issues: [] });
+      expect(await issuesOf(customAt(global))).toMatchObject({ valid: true, issues: [] });
+      const codes = async (id: string, configuration?: unknown) => (await issuesOf(customAt(id, configuration))).issues.map((issue) => [issue.code, issue.severity]);
+      expect(await codes(draft)).toContainEqual(['block_version_not_released', 'error']);
+      expect(await codes(deprecated)).toContainEqual(['block_version_deprecated', 'error']);
+      expect(await codes(foreign)).toContainEqual(['unknown_block', 'error']);
+      expect(await codes(own, { factor: 'three' })).toContainEqual(['invalid_configuration', 'error']);
+    });
+
     it('parameter_type_mismatch: a string parameter where scale wants a number; a number parameter fits', async () => {
       const graph = bend(valid(), (g) => ((g.nodes[1].configuration as Record<string, unknown>).multiply = { $param: 'factor' }));
       const wrong = await issuesOf(graph, [{ key: 'factor', type: 'string', defaultValue: null }]);

@@ -21,7 +21,8 @@ import { DeprecateFlowVersionHandler } from './deprecate-flow-version/deprecate-
 import { FlowRepository } from './domain/flow.repository';
 import { FlowValidator } from './domain/flow-validator';
 import { FlowVersionStore } from './domain/flow-version-store';
-import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoCustomBlocks, NoEmailTemplates } from './domain/graph/block-version-lookup';
+import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoEmailTemplates } from './domain/graph/block-version-lookup';
+import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
 import { GetDeviceTypeFlowHandler } from './get-device-type-flow/get-device-type-flow.handler';
@@ -36,8 +37,8 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
 /**
  * Telemetry flows: one per device type, immutable graph versions, validation, release, activation and rollback,
  * fixtures and parameter overrides.
- * Custom blocks and e-mail templates are looked up through `BLOCK_VERSION_LOOKUP` and `EMAIL_TEMPLATE_LOOKUP`:
- * bind the blocks and e-mail modules' implementations there (until then nothing custom exists).
+ * Custom blocks are looked up through `BLOCK_VERSION_LOOKUP` (the stored block versions) and e-mail templates
+ * through `EMAIL_TEMPLATE_LOOKUP` (none exist until the e-mail actions module binds its own).
  */
 @Module({
   imports: [PaginationModule, DeviceTypesModule],
@@ -46,7 +47,7 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     FlowRepository,
     FlowVersionStore,
     FlowValidator,
-    { provide: BLOCK_VERSION_LOOKUP, useClass: NoCustomBlocks },
+    { provide: BLOCK_VERSION_LOOKUP, useClass: StoredCustomBlocks },
     { provide: EMAIL_TEMPLATE_LOOKUP, useClass: NoEmailTemplates },
     CreateFlowHandler,
     GetDeviceTypeFlowHandler,

@@ -11,10 +11,7 @@ export interface CustomBlockVersionInfo {
   configurationSchema: Record<string, unknown>;
 }
 
-/**
- * The custom-block catalog as flow validation sees it. The blocks module provides the real implementation
- * (bound to `BLOCK_VERSION_LOOKUP` in the flows module); until then `NoCustomBlocks` answers for every id.
- */
+/** The custom-block catalog as flow validation sees it (bound to `BLOCK_VERSION_LOOKUP` in the flows module). */
 export interface BlockVersionLookup {
   /**
    * The versions among `ids` (lower-case) that exist, keyed by id; a missing id is simply absent. Reads through
@@ -24,14 +21,6 @@ export interface BlockVersionLookup {
 }
 
 export const BLOCK_VERSION_LOOKUP = Symbol('BlockVersionLookup');
-
-/** A catalog without custom blocks: every custom node is `unknown_block`. */
-@Injectable()
-export class NoCustomBlocks implements BlockVersionLookup {
-  findVersions(): Promise<Map<string, CustomBlockVersionInfo>> {
-    return Promise.resolve(new Map());
-  }
-}
 
 /** What flow validation needs to know of an e-mail template named by an `email-action` node. */
 export interface EmailTemplateInfo {
