@@ -8,6 +8,7 @@ import { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DeviceEntity } from './device.entity';
 import { Interval, PeriodRef, visibleHistory } from './device-visibility';
 import { resolveResource } from '../../../shared/access/resolve-resource';
+import { preparedQuery } from '../../../shared/database/prepared-query';
 
 /** The 404 of every device the caller cannot see: missing, in another tenant, or outside its scope. */
 export const deviceNotFound = () => new ResourceNotFoundError('device');
@@ -88,7 +89,12 @@ export class DeviceReader {
       load: async () => {
         // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
         // Plain SQL: this is on the path of every device-addressed request.
-        const [row] = await manager.query<DeviceRow<Extra>[]>(resolveDeviceSql(extra), [deviceId]);
+        // Outside a transaction it is a prepared statement on the pool (planned once per connection).
+        const sql = resolveDeviceSql(extra);
+        const [row] =
+          manager === this.dataSource.manager
+            ? await preparedQuery<DeviceRow<Extra>>(this.dataSource, sql, [deviceId])
+            : await manager.query<DeviceRow<Extra>[]>(sql, [deviceId]);
         if (!row) return null;
         const { extra: extraValue, assignment_id, organization_unit_id, valid_from, valid_to, assigned_at, assigned_by_user_id, assignment_created_at, assignment_updated_at, ancestor_ids, ...device } = row;
         const current = assignment_id
