@@ -19,6 +19,9 @@ export const ACCESS_LOG_MESSAGE = 'request completed';
  */
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
+  /** The counter and histogram children of each label set seen, so a request does not hash its labels twice. */
+  private readonly series = new Map<string, { requests: ReturnType<Counter<string>['labels']>; duration: ReturnType<Histogram<string>['labels']> }>();
+
   constructor(
     @InjectMetric(HTTP_REQUESTS_TOTAL) private readonly requests: Counter<string>,
     @InjectMetric(HTTP_REQUEST_DURATION) private readonly duration: Histogram<string>,
@@ -33,9 +36,15 @@ export class HttpMetricsMiddleware implements NestMiddleware {
       const route = routeTemplateOf(req);
       const finished = res.writableFinished;
       if (finished) {
-        const labels = { method: req.method, route, status: String(res.statusCode) };
-        this.requests.inc(labels);
-        this.duration.observe(labels, seconds);
+        const key = `${req.method} ${res.statusCode} ${route}`;
+        let series = this.series.get(key);
+        if (!series) {
+          const labels = { method: req.method, route, status: String(res.statusCode) };
+          series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+          this.series.set(key, series);
+        }
+        series.requests.inc();
+        series.duration.observe(seconds);
       }
       if (logged) this.accessLine(req, res, route, seconds, finished);
     });
