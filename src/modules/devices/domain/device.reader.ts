@@ -46,8 +46,22 @@ type DeviceRow<Extra> = DeviceEntity & {
   extra: Extra;
 };
 
-/** The statement of `DeviceReader.resolve` (parameter `$1`: the device id), with `extra` over `d` if given. */
+const resolveStatements = new Map<string | undefined, string>();
+
+/**
+ * The statement of `DeviceReader.resolve` (parameter `$1`: the device id), with `extra` over `d` if given. Built once
+ * per `extra`: the same string object each time, so looking up its prepared statement does not hash it again.
+ */
 export function resolveDeviceSql(extra?: string): string {
+  let sql = resolveStatements.get(extra);
+  if (sql === undefined) {
+    sql = buildResolveDeviceSql(extra);
+    resolveStatements.set(extra, sql);
+  }
+  return sql;
+}
+
+function buildResolveDeviceSql(extra?: string): string {
   return `
   SELECT d.device_id AS "deviceId", d.tenant_id AS "tenantId", d.device_type_id AS "deviceTypeId", d.dev_eui AS "devEui",
          d.name, d.metadata, d.status, d.retired_at AS "retiredAt", d.created_at AS "createdAt", d.updated_at AS "updatedAt",
