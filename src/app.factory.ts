@@ -2,16 +2,13 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AppModule } from './app.module';
 import { ClsService } from 'nestjs-cls';
-import { correlationIdMiddleware } from './shared/context/correlation-id';
-import { requestContextMiddleware } from './shared/context/request-context';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { HttpMetricsMiddleware } from './shared/metrics/http-metrics.middleware';
-import { noStoreMiddleware } from './shared/http/no-store.middleware';
+import { requestStartMiddleware } from './shared/http/request-start.middleware';
 import { setupOpenApi } from './openapi/openapi';
 import { NestLogger } from './logging/nest-logger';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './modules/identity/domain/refresh-cookie';
@@ -45,12 +42,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // TRUST_PROXY (default off): behind an ingress, req.ip (login throttles, rate limits, audit, logs) is the
   // client address the trusted hops report in X-Forwarded-For, not the ingress's own.
   app.set('trust proxy', config.trustProxy);
-  // Order matters: the correlation id first (everything after logs or returns it), then headers every answer
-  // carries, then the request context, metrics timing and body parsing, all before Nest's router.
-  app.use(correlationIdMiddleware);
-  app.use(noStoreMiddleware);
+  // Order matters: the correlation id, the headers every answer carries and the request context first (everything
+  // after logs or returns the id), then CORS, metrics timing and body parsing, all before Nest's router.
   app.use(
-    helmet({
+    requestStartMiddleware(app.get(ClsService), {
       // The defaults, minus `upgrade-insecure-requests`: on plain-HTTP development and cluster-internal hosts it
       // makes browsers fetch the /docs assets over https, which fails. TLS is the ingress's job.
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
@@ -65,7 +60,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     exposedHeaders: ['X-Correlation-Id', 'ETag', 'Location', 'Retry-After', 'WWW-Authenticate'],
     maxAge: 600,
   });
-  app.use(requestContextMiddleware(app.get(ClsService)));
   // Only the refresh cookie is read, and only by /v1/auth routes.
   app.use('/v1/auth', cookieParser());
   const metrics = app.get(HttpMetricsMiddleware);

@@ -1,7 +1,6 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
@@ -24,10 +23,11 @@ import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
 import { RateLimitGuard } from './shared/auth/rate-limit.guard';
-import { SuccessStatusInterceptor } from './shared/context/success-status.interceptor';
+import { SuccessStatusGuard } from './shared/context/success-status.guard';
 import { CoreModule } from './shared/core.module';
 import { AllExceptionsFilter } from './shared/errors/all-exceptions.filter';
 import { HttpPipelineModule } from './shared/http/http-pipeline.module';
+import { RequestInputGuard } from './shared/http/request-input.guard';
 import { JobsModule } from './shared/jobs/jobs.module';
 import { RequestValidationPipe } from './shared/validation/request-validation.pipe';
 
@@ -41,10 +41,6 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
         CqrsModule.forRoot(),
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: 'per-minute', ttl: 60_000, limit: config.rateLimitPerMinute }],
-          setHeaders: false,
-        }),
         DatabaseModule,
         HttpPipelineModule,
         CoreModule,
@@ -68,12 +64,14 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        // Guards run in this order: authentication (401), the per-user rate limit (429), then the account's
-        // state (403 forced change, 403 platform-admin-only); body failures surface after all three.
+        // Guards run in this order: the route's success status is recorded (never refuses), authentication
+        // (401), the per-user rate limit (429), the account's state (403 forced change, 403
+        // platform-admin-only), then path/query input rules and body failures (400) after all three.
+        { provide: APP_GUARD, useClass: SuccessStatusGuard },
         { provide: APP_GUARD, useClass: DenyByDefaultGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AccountStateGuard },
-        { provide: APP_INTERCEPTOR, useClass: SuccessStatusInterceptor },
+        { provide: APP_GUARD, useClass: RequestInputGuard },
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { CLS_ID, ClsServiceManager } from 'nestjs-cls';
 import pino from 'pino';
 import { AppConfig } from '../config/app-config';
 import { loggerOptions, REDACTED_PATHS } from './logger-options';
@@ -44,8 +45,22 @@ describe('logger options', () => {
     );
   });
 
-  it('keeps the request logger to /v1 (probes and /metrics stay quiet and cheap)', () => {
-    expect(options.forRoutes).toEqual([{ path: 'v1/{*path}', method: expect.any(Number) }]);
+  it('mounts no per-request logger middleware (the access line is written once per request from the root logger)', () => {
+    expect(options.forRoutes).toEqual([]);
+  });
+
+  it('adds the correlation id of the request being served to every line, and nothing outside a request', () => {
+    const { stream, lines } = capture();
+    const logger = pino({ mixin: pinoHttp.mixin }, stream);
+    const cls = ClsServiceManager.getClsService();
+    cls.run(() => {
+      cls.set(CLS_ID, 'corr-123');
+      logger.info('inside');
+    });
+    logger.info('outside');
+    const [inside, outside] = lines();
+    expect(inside).toMatchObject({ msg: 'inside', correlationId: 'corr-123' });
+    expect(outside).not.toHaveProperty('correlationId');
   });
 
   it('pretty-prints only in development', () => {

@@ -10,8 +10,8 @@ import { UnitOfWork } from './events/unit-of-work';
 /**
  * Cross-cutting providers every feature module may inject without importing anything.
  *
- * The request context is nestjs-cls's process-wide ClsService, entered by requestContextMiddleware, which configureApp
- * mounts. ClsModule.forRoot is deliberately not imported: it always registers a global guard and interceptor
+ * The request context is nestjs-cls's process-wide ClsService, entered by requestStartMiddleware, which
+ * configureApp mounts. ClsModule.forRoot is deliberately not imported: it always registers a global guard and interceptor
  * (no-ops for an HTTP app whose context is set up by the middleware), and an interceptor costs every request
  * an RxJS pipeline and an AsyncResource binding, about a fifth of the throughput of a cheap route.
  */

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
-import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config';
+import { AccessTokenAuthenticator } from '../../shared/auth/access-token-authenticator';
 import { AuthController } from './auth.controller';
 import { PlatformAdminBootstrap } from './bootstrap/platform-admin-bootstrap';
 import { ChangePasswordHandler } from './change-password/change-password.handler';
-import { JwtStrategy } from './domain/jwt.strategy';
+import { JwtAuthenticator } from './domain/jwt-authenticator';
 import { EndedSessionsPruneJob, LoginThrottlePruneJob } from './domain/identity-housekeeping';
 import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
@@ -24,7 +24,6 @@ import { SessionsController } from './sessions.controller';
 /** Sign-in, sessions and the access token every other module trusts. */
 @Module({
   imports: [
-    PassportModule,
     JwtModule.registerAsync({ inject: [AppConfig], useFactory: (config: AppConfig) => ({ secret: config.jwtSecret }) }),
   ],
   controllers: [AuthController, SessionsController],
@@ -36,7 +35,7 @@ import { SessionsController } from './sessions.controller';
     LoginThrottle,
     LoginThrottlePruneJob,
     EndedSessionsPruneJob,
-    JwtStrategy,
+    { provide: AccessTokenAuthenticator, useClass: JwtAuthenticator },
     PlatformAdminBootstrap,
     LoginHandler,
     RefreshHandler,
@@ -47,6 +46,6 @@ import { SessionsController } from './sessions.controller';
     RevokeSessionHandler,
     ChangePasswordHandler,
   ],
-  exports: [PasswordHasher, SessionService, TokenIssuer],
+  exports: [PasswordHasher, SessionService, TokenIssuer, AccessTokenAuthenticator],
 })
 export class IdentityModule {}

@@ -1,34 +1,58 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { CanActivate, ExecutionContext, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Request } from 'express';
+import { AppConfig } from '../../config/app-config';
 import { RateLimitedError } from '../errors/domain-error';
 import type { Principal } from './principal';
 
+const WINDOW_MS = 60_000;
+
+interface Budget {
+  hits: number;
+  resetAt: number;
+}
+
 /**
- * RATE_LIMIT_PER_MINUTE requests per user per minute across the whole API (@nestjs/throttler, per replica).
- * Runs after the authentication guard, so it counts per user; public routes count per client IP. Probes,
- * metrics and docs (outside /v1) are never limited.
+ * RATE_LIMIT_PER_MINUTE requests per user per minute across the whole API (per replica, in memory). Runs after the
+ * authentication guard, so it counts per user; public routes count per client IP. Probes, metrics and docs
+ * (outside /v1) are never limited.
+ *
+ * A caller's minute starts with its first request; past the limit every request until the minute ends is a 429
+ * whose Retry-After is the time left. One counter and one map lookup per request: no per-hit timestamps to prune,
+ * which made the cost of a request grow with the limit (the sliding log of @nestjs/throttler).
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !context.switchToHttp().getRequest<Request>().path.startsWith('/v1/');
+export class RateLimitGuard implements CanActivate, OnModuleDestroy {
+  private readonly budgets = new Map<string, Budget>();
+  private readonly limit: number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(config: AppConfig) {
+    this.limit = config.rateLimitPerMinute;
+    // Ended minutes are dropped once a minute, so idle callers do not accumulate.
+    this.sweeper = setInterval(() => this.sweep(Date.now()), WINDOW_MS);
+    this.sweeper.unref();
   }
 
-  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
-    const user = (req as { user?: Principal }).user;
-    return user ? `user:${user.userId}` : `ip:${(req as unknown as Request).ip ?? 'unknown'}`;
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
   }
 
-  /** One budget per caller for every route, not one per route. */
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
-    return `${throttlerName}:${tracker}`;
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
+    if (!req.path.startsWith('/v1/')) return true;
+    const key = req.user ? `user:${req.user.userId}` : `ip:${req.ip ?? 'unknown'}`;
+    const now = Date.now();
+    let budget = this.budgets.get(key);
+    if (!budget || budget.resetAt <= now) {
+      budget = { hits: 0, resetAt: now + WINDOW_MS };
+      this.budgets.set(key, budget);
+    }
+    budget.hits += 1;
+    if (budget.hits > this.limit) throw new RateLimitedError(Math.max(1, Math.ceil((budget.resetAt - now) / 1000)));
+    return true;
   }
 
-  protected override async throwThrottlingException(
-    _context: ExecutionContext,
-    detail: ThrottlerLimitDetail,
-  ): Promise<void> {
-    throw new RateLimitedError(Math.max(1, detail.timeToBlockExpire || detail.timeToExpire));
+  private sweep(now: number): void {
+    for (const [key, budget] of this.budgets) if (budget.resetAt <= now) this.budgets.delete(key);
   }
 }

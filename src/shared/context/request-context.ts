@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CLS_ID, CLS_REQ, ClsService } from 'nestjs-cls';
-import type { NextFunction, Request, Response } from 'express';
+import { CLS_REQ, ClsService } from 'nestjs-cls';
+import type { Request } from 'express';
 import { routeTemplateOf } from '../http/route-template';
-import { correlationIdOf } from './correlation-id';
 
 export interface Actor {
   actorType: 'user' | 'system' | 'import' | 'anonymous';
@@ -51,19 +50,4 @@ export class RequestContext {
   private get request(): Request | undefined {
     return this.cls.isActive() ? this.cls.get<Request | undefined>(CLS_REQ) : undefined;
   }
-}
-
-/**
- * Enters the per-request store and records the correlation id and the request in it. Mounted by configureApp
- * with `app.use`, right after the correlation id middleware; every later middleware, guard, handler and log
- * line of the request sees the same store.
- */
-export function requestContextMiddleware(cls: ClsService) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    cls.run(() => {
-      cls.set(CLS_ID, correlationIdOf(req));
-      cls.set(CLS_REQ, req);
-      next();
-    });
-  };
 }

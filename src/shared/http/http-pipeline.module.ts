@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { makeCounterProvider, makeHistogramProvider, PrometheusModule } from '@willsoto/nestjs-prometheus';
 import { register } from 'prom-client';
 import { HttpMetricsMiddleware, HTTP_REQUEST_DURATION, HTTP_REQUESTS_TOTAL } from '../metrics/http-metrics.middleware';
 import { MetricsController } from '../metrics/metrics.controller';
 import { JsonBodyMiddleware } from './json-body.middleware';
-import { RequestInputInterceptor } from './request-input.interceptor';
 
 /**
  * Request-level plumbing that must run before routing: metrics timing, then JSON-only body parsing (its failures
- * surface after authentication, through the global RequestInputInterceptor). The
+ * surface after authentication, through the global RequestInputGuard). The
  * middlewares are providers (they need injected metrics and logger) that `configureApp` mounts with `app.use`,
  * ahead of Nest's router: one function call each instead of a wildcard route per middleware.
  */
@@ -25,8 +23,6 @@ import { RequestInputInterceptor } from './request-input.interceptor';
   providers: [
     HttpMetricsMiddleware,
     JsonBodyMiddleware,
-    // Global: path/query input rules and the deferred body failure, after the guards, before the pipes.
-    { provide: APP_INTERCEPTOR, useClass: RequestInputInterceptor },
     makeCounterProvider({
       name: HTTP_REQUESTS_TOTAL,
       help: 'HTTP requests by method, route template and status',

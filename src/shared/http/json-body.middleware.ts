@@ -16,7 +16,7 @@ function hasBody(req: Request): boolean {
 /** Body failures wait here until authentication has run: a caller without a token learns 401, not 400. */
 const deferredBodyErrors = new WeakMap<Request, DomainError>();
 
-/** The body failure of this request, if any: thrown by RequestInputInterceptor once the guards have passed. */
+/** The body failure of this request, if any: thrown by RequestInputGuard once the guards have passed. */
 export function bodyErrorOf(req: Request): DomainError | undefined {
   return deferredBodyErrors.get(req);
 }

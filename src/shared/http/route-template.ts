@@ -10,6 +10,17 @@ export function routeTemplateOf(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
   // Global middleware is mounted on a wildcard route (`/{*path}`); only a controller route counts as a match.
   if (typeof path !== 'string' || path.includes('*')) return UNMATCHED_ROUTE;
-  const template = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  return `${req.baseUrl ?? ''}${template}` || '/';
+  return `${req.baseUrl ?? ''}${templateOf(path)}` || '/';
+}
+
+/** Express path → template, worked out once per route (a handful of routes, asked on every request). */
+const templates = new Map<string, string>();
+
+function templateOf(path: string): string {
+  let template = templates.get(path);
+  if (template === undefined) {
+    template = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    templates.set(path, template);
+  }
+  return template;
 }

@@ -8,6 +8,7 @@ import { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DeviceEntity } from './device.entity';
 import { Interval, PeriodRef, visibleHistory } from './device-visibility';
 import { resolveResource } from '../../../shared/access/resolve-resource';
+import { preparedQuery } from '../../../shared/database/prepared-query';
 
 /** The 404 of every device the caller cannot see: missing, in another tenant, or outside its scope. */
 export const deviceNotFound = () => new ResourceNotFoundError('device');
@@ -45,8 +46,22 @@ type DeviceRow<Extra> = DeviceEntity & {
   extra: Extra;
 };
 
-/** The statement of `DeviceReader.resolve` (parameter `$1`: the device id), with `extra` over `d` if given. */
+const resolveStatements = new Map<string | undefined, string>();
+
+/**
+ * The statement of `DeviceReader.resolve` (parameter `$1`: the device id), with `extra` over `d` if given. Built once
+ * per `extra`: the same string object each time, so looking up its prepared statement does not hash it again.
+ */
 export function resolveDeviceSql(extra?: string): string {
+  let sql = resolveStatements.get(extra);
+  if (sql === undefined) {
+    sql = buildResolveDeviceSql(extra);
+    resolveStatements.set(extra, sql);
+  }
+  return sql;
+}
+
+function buildResolveDeviceSql(extra?: string): string {
   return `
   SELECT d.device_id AS "deviceId", d.tenant_id AS "tenantId", d.device_type_id AS "deviceTypeId", d.dev_eui AS "devEui",
          d.name, d.metadata, d.status, d.retired_at AS "retiredAt", d.created_at AS "createdAt", d.updated_at AS "updatedAt",
@@ -88,7 +103,12 @@ export class DeviceReader {
       load: async () => {
         // One round trip for the device, its open period (at most one: a partial unique index) and that unit's path.
         // Plain SQL: this is on the path of every device-addressed request.
-        const [row] = await manager.query<DeviceRow<Extra>[]>(resolveDeviceSql(extra), [deviceId]);
+        // Outside a transaction it is a prepared statement on the pool (planned once per connection).
+        const sql = resolveDeviceSql(extra);
+        const [row] =
+          manager === this.dataSource.manager
+            ? await preparedQuery<DeviceRow<Extra>>(this.dataSource, sql, [deviceId])
+            : await manager.query<DeviceRow<Extra>[]>(sql, [deviceId]);
         if (!row) return null;
         const { extra: extraValue, assignment_id, organization_unit_id, valid_from, valid_to, assigned_at, assigned_by_user_id, assignment_created_at, assignment_updated_at, ancestor_ids, ...device } = row;
         const current = assignment_id

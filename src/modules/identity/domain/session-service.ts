@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { AuthCache } from '../../../shared/auth/auth-cache';
+import { preparedQuery } from '../../../shared/database/prepared-query';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
 import type { Principal } from '../../../shared/auth/principal';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -201,11 +201,11 @@ export class SessionService {
       return cached;
     }
     const mark = this.cache.mark();
-    const [row] = await this.preparedQuery<AuthenticatedRow>('uplink_authenticate_session', AUTHENTICATE_SQL, [
+    const [row] = await preparedQuery<AuthenticatedRow>(this.dataSource, AUTHENTICATE_SQL, [
       sessionId,
       userId,
       TOUCH_INTERVAL_SECONDS,
-    ]);
+    ], 'uplink_authenticate_session');
     if (!row) return null;
     if (row.stale) {
       await this.dataSource.query(`UPDATE sessions SET last_used_at = clock_timestamp() WHERE session_id = $1`, [sessionId]);
@@ -213,21 +213,6 @@ export class SessionService {
     }
     this.cache.set(mark, key, row, [`session:${sessionId}`, `user:${row.user_id}`], row.refresh_idle_expires_at.getTime());
     return row;
-  }
-
-  /**
-   * A named prepared statement on the pool (pg plans it once per connection): the one query every authenticated
-   * request runs skips PostgreSQL's parse and plan. TypeORM's `query` cannot name statements.
-   */
-  private async preparedQuery<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as {
-      query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
-    };
-    try {
-      return (await pool.query({ name, text, values })).rows;
-    } catch (error) {
-      throw new QueryFailedError(text, values, error as Error);
-    }
   }
 
   /** The caller's user and session rows as loaded by `authenticate` for this request, if any. */
