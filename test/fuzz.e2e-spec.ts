@@ -22,8 +22,12 @@ import { startTestApp, TestApp } from './support/test-app';
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 40);
 
-/** Tables whose rows a rejected request may legitimately add: the audit trail (denied) and the login throttles. */
-const LOG_TABLES = new Set(['audit_log', 'login_ip_attempts', 'login_identifier_failures', 'schema_migrations']);
+/**
+ * Tables a rejected request (or the service beside it) may legitimately write: the audit trail (denied), the login
+ * throttles, the caller's session activity (`last_used_at`, touched by any authenticated request) and the
+ * background job queue (recurring housekeeping runs on its own schedule).
+ */
+const LOG_TABLES = new Set(['audit_log', 'login_ip_attempts', 'login_identifier_failures', 'schema_migrations', 'sessions', 'jobs']);
 
 type Schema = {
   $ref?: string;

@@ -83,7 +83,7 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
     // Every path is a route of the document, or the prefix of some (as in "/v1/auth routes").
     const exists = (path: string) => [...known].some((route) => route === shape(path) || route.startsWith(`${shape(path)}/`));
     expect(mentioned.filter((path) => !exists(path))).toEqual([]);
-    expect(exists('/v1/flows')).toBe(false);
+    expect(exists('/v1/email-templates')).toBe(false);
   });
 
   it('names the cookie it sets in the OpenAPI cookie scheme', async () => {
