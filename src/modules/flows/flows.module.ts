@@ -24,6 +24,11 @@ import { FlowVersionStore } from './domain/flow-version-store';
 import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoCustomBlocks, NoEmailTemplates } from './domain/graph/block-version-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
+import { FlowRunsController } from './flow-runs.controller';
+import { FlowRunner } from './domain/flow-runner';
+import { FlowEngineModule } from './engine/flow-engine.module';
+import { PreviewFlowHandler } from './preview-flow/preview-flow.handler';
+import { RunFixturesHandler } from './run-fixtures/run-fixtures.handler';
 import { GetDeviceTypeFlowHandler } from './get-device-type-flow/get-device-type-flow.handler';
 import { GetFlowHandler } from './get-flow/get-flow.handler';
 import { GetFlowVersionHandler } from './get-flow-version/get-flow-version.handler';
@@ -35,13 +40,13 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
 
 /**
  * Telemetry flows: one per device type, immutable graph versions, validation, release, activation and rollback,
- * fixtures and parameter overrides.
+ * fixtures, parameter overrides, fixture runs and previews (through the flow engine; nothing stored or sent).
  * Custom blocks and e-mail templates are looked up through `BLOCK_VERSION_LOOKUP` and `EMAIL_TEMPLATE_LOOKUP`:
  * bind the blocks and e-mail modules' implementations there (until then nothing custom exists).
  */
 @Module({
-  imports: [PaginationModule, DeviceTypesModule],
-  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController],
+  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule],
+  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController],
   providers: [
     FlowRepository,
     FlowVersionStore,
@@ -71,6 +76,9 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     SetParameterOverrideHandler,
     DeleteParameterOverrideHandler,
     GetResolvedParametersHandler,
+    FlowRunner,
+    RunFixturesHandler,
+    PreviewFlowHandler,
   ],
 })
 export class FlowsModule {}
