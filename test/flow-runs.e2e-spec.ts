@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantRole } from '../src/shared/access/permissions';
+import { BLOCK_VERSION_LOOKUP, type BlockVersionLookup } from '../src/modules/flows/domain/graph/block-version-lookup';
+import { ScriptSandbox, SANDBOX_UNAVAILABLE_MESSAGE } from '../src/modules/sandbox/script-sandbox';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedDeviceType, seedField, SeededDeviceType } from './support/devices';
 import { bend, blockNode, pipelineGraph } from './support/flows';
@@ -274,6 +276,60 @@ describe('flows API: fixture runs and preview', () => {
       const after = await admin.post(`/v1/flows/${setup.flowId}/preview`, body).expect(200);
       expect(after.body.current).toEqual({});
       expect(after.body.trace[2].logs.some((line: string) => line.startsWith('warning: '))).toBe(true);
+    });
+
+    it('runs a custom block through the sandbox with the artifact the block lookup answers; a sandbox outage is 503 sandbox', async () => {
+      const sandbox = t.app.get(ScriptSandbox, { strict: false });
+      const compiled = await sandbox.compile('function transform(msg, ctx) { return { values: { level: msg.values.level * ctx.configuration.factor } }; }');
+      if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
+      const blockVersionId = randomUUID();
+      // The blocks module binds the real lookup; here the bound one answers this one released global block.
+      const lookup = t.app.get<BlockVersionLookup>(BLOCK_VERSION_LOOKUP, { strict: false });
+      const answer = jest.spyOn(lookup, 'findVersions').mockImplementation((_manager, ids) =>
+        Promise.resolve(
+          new Map(
+            ids
+              .filter((id) => id === blockVersionId)
+              .map((id) => [
+                id,
+                {
+                  flowBlockVersionId: id,
+                  tenantId: null,
+                  status: 'released' as const,
+                  configurationSchema: { type: 'object', properties: { factor: { type: 'number' } }, required: ['factor'] },
+                  artifact: compiled.artifact,
+                  scriptContract: compiled.scriptContract,
+                },
+              ]),
+          ),
+        ),
+      );
+      try {
+        const setup = await newFlow((type) =>
+          bend(pipelineGraph(type, 'level'), (g) => {
+            g.nodes[1] = blockNode('scale', 'custom', { factor: 4 }, { type: 'custom', flowBlockVersionId: blockVersionId });
+          }),
+        );
+        const body = { flowVersionId: setup.versionId, input: input(setup.type, 'preview') };
+        const ok = await admin.post(`/v1/flows/${setup.flowId}/preview`, body).expect(200);
+        expect(ok.body).toMatchObject({ status: 'succeeded', current: { level: 1020 } });
+        expect(ok.body.trace[1]).toMatchObject({ nodeId: 'scale', block: { type: 'custom', flowBlockVersionId: blockVersionId }, status: 'succeeded' });
+
+        const outage = jest
+          .spyOn(sandbox, 'invoke')
+          .mockResolvedValue({ ok: false, error: { code: 'block_unavailable', message: SANDBOX_UNAVAILABLE_MESSAGE }, logs: [], logsTruncated: false });
+        try {
+          const down = await admin.post(`/v1/flows/${setup.flowId}/preview`, body).expect(503);
+          expect(down.body.error).toMatchObject({ code: 'DEPENDENCY_FAILURE', details: { dependency: 'sandbox' } });
+          await fixture(setup, {});
+          const runDown = await admin.post(`/v1/flows/${setup.flowId}/fixture-runs`, { flowVersionId: setup.versionId }).expect(503);
+          expect(runDown.body.error.details.dependency).toBe('sandbox');
+        } finally {
+          outage.mockRestore();
+        }
+      } finally {
+        answer.mockRestore();
+      }
     });
 
     it('400: input rules (mode must be preview, missing fields, other tenant or device type), unknown version; 404 foreign flow; 403 viewer', async () => {
