@@ -7,12 +7,14 @@
  * load hits both alike (on a busy 2-core machine one-second figures swing by a third). Prints figures; never
  * fails on a number.
  *
+ * Then the p50/p99 of `POST …/preview` over HTTP against the built service on a throw-away database.
+ *
  * BENCH_DURATION seconds per side and measurement (default 10), BENCH_CONCURRENCY calls in flight (default 64),
- * BENCH_ROUNDS slices (default 10).
+ * BENCH_ROUNDS slices (default 10), BENCH_PREVIEW_REQUESTS (default 500) and BENCH_PREVIEW_IN_FLIGHT (default 8).
  */
 const os = require('node:os');
 const { join } = require('node:path');
-const { fail, ROOT } = require('./support');
+const { ADMIN, fail, ROOT, startService, throwAwayDatabase } = require('./support');
 
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
 const { compilePlan, execute } = require(join(ROOT, 'dist', 'modules', 'flows', 'engine', 'index.js'));
@@ -141,14 +143,111 @@ async function compare(sandboxCall, engineCall, inFlight) {
   process.stdout.write(`ratio engine/sandbox ${ratio.toFixed(2)} (goal >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})\n`);
 }
 
-/*
- * HOOK for the flows API: p99 of `POST …/preview` over HTTP. Start the service (support.startService on a
- * throw-away database), create a device type with the four number fields, a flow with this graph and its custom
- * block (released), then load the preview route with `measure()` from ./support and print its p99 here.
- * Until the flows API exists on this branch it prints that it was not measured.
+/** Sequential and in-flight requests of `POST …/preview` (BENCH_PREVIEW_REQUESTS, default 500, each). */
+const previewRequests = Number(process.env.BENCH_PREVIEW_REQUESTS ?? 500);
+const previewInFlight = Number(process.env.BENCH_PREVIEW_IN_FLIGHT ?? 8);
+
+async function api(base, token, method, path, body, expected) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return { body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/**
+ * The flow of the in-process figure, over HTTP, without its custom block: the BlockVersionLookup of this build
+ * knows no custom block (a custom node would fail `block_unavailable`), so the graph is decode-binary -> scale ->
+ * filter -> outputs.
+ */
+async function seedPreviewFlow(base) {
+  const token = (await api(base, null, 'POST', '/v1/auth/login', { identifier: ADMIN.username, password: ADMIN.password }, 200)).body.accessToken;
+  const tenant = (await api(base, token, 'POST', '/v1/tenants', { key: 'bench-flows', name: 'Bench flows' }, 201)).body;
+  const type = (await api(base, token, 'POST', `/v1/tenants/${tenant.tenantNumber}/device-types`, { key: 'climate', name: 'Climate sensor' }, 201)).body;
+  for (const key of ['temperature', 'humidity', 'battery']) {
+    await api(base, token, 'POST', `/v1/device-types/${type.deviceTypeId}/fields`, { key, name: key, schemaRef: NUMBER, storageTargets: ['current', 'timeseries'], measurementType: 'gauge' }, 201);
+  }
+  const flow = (await api(base, token, 'POST', `/v1/device-types/${type.deviceTypeId}/flow`, { key: 'climate', name: 'Climate decoder' }, 201)).body;
+  const keys = ['temperature', 'humidity', 'battery'];
+  const httpGraph = {
+    schemaVersion: 'flow-graph.v2',
+    deviceTypeId: type.deviceTypeId,
+    nodes: [
+      { ...graph.nodes[0], name: 'Decode', position: { x: 0, y: 0 } },
+      { ...graph.nodes[2], name: 'Scale', position: { x: 1, y: 0 } },
+      { ...graph.nodes[3], name: 'Plausible', position: { x: 2, y: 0 } },
+      { kind: 'current-output', nodeId: 'current', block: null, name: 'Current', configuration: { fields: keys.map((fieldKey) => ({ fieldKey, schemaRef: NUMBER })) }, position: { x: 3, y: 0 } },
+      { kind: 'timeseries-output', nodeId: 'series', block: null, name: 'Series', configuration: { fields: keys.map((fieldKey) => ({ fieldKey, schemaRef: NUMBER })) }, position: { x: 3, y: 1 } },
+    ],
+    edges: [
+      { fromNodeId: 'decode', toNodeId: 'scale' },
+      { fromNodeId: 'scale', toNodeId: 'plausible' },
+      { fromNodeId: 'plausible', fromPort: 'pass', toNodeId: 'current' },
+      { fromNodeId: 'plausible', fromPort: 'pass', toNodeId: 'series' },
+    ],
+  };
+  const draft = (await api(base, token, 'POST', `/v1/flows/${flow.flowId}/versions`, { graph: httpGraph }, 201)).body;
+  const released = (await api(base, token, 'POST', `/v1/flows/${flow.flowId}/versions`, { graph: httpGraph }, 201)).body;
+  await api(base, token, 'POST', `/v1/flows/${flow.flowId}/versions/${released.flowVersionId}/release`, undefined, 200);
+  const body = (flowVersionId) => ({
+    flowVersionId,
+    input: { ...input(), mode: 'preview', tenantId: tenant.tenantId, deviceTypeId: type.deviceTypeId },
+  });
+  return { token, path: `/v1/flows/${flow.flowId}/preview`, draftBody: body(draft.flowVersionId), releasedBody: body(released.flowVersionId) };
+}
+
+async function previewLatencies(base, token, path, body, inFlight) {
+  const call = async () => {
+    const { body: result } = await api(base, token, 'POST', path, body, 200);
+    if (result.status !== 'succeeded') throw new Error(`preview ${result.status}: ${JSON.stringify(result.error)}`);
+  };
+  for (let i = 0; i < 50; i += 1) await call(); // warm-up: JIT, plan cache, pool
+  const latencies = [];
+  let next = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < previewRequests) {
+      next += 1;
+      const t0 = performance.now();
+      await call();
+      latencies.push(performance.now() - t0);
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return { latencies, perSecond: Math.round((latencies.length * 1000) / (performance.now() - started)) };
+}
+
+/**
+ * p50/p99 of `POST …/preview` over HTTP: the built service on a throw-away database, a seeded flow, then
+ * BENCH_PREVIEW_REQUESTS requests one at a time and with BENCH_PREVIEW_IN_FLIGHT in flight, for a draft (validated
+ * on every request) and a released version (runs as it would live, no validation).
  */
 async function measurePreviewOverHttp() {
-  process.stdout.write('p99 of POST .../preview over HTTP: not measured (the flows API is not part of this build)\n');
+  const database = await throwAwayDatabase('flows');
+  let service;
+  try {
+    service = await startService(database.url);
+    const seeded = await seedPreviewFlow(service.url);
+    process.stdout.write(`POST .../preview over HTTP (decode-binary -> scale -> filter -> outputs; ${previewRequests} requests each after 50 warm-up)\n`);
+    for (const [label, body] of [
+      ['draft', seeded.draftBody],
+      ['released', seeded.releasedBody],
+    ]) {
+      for (const inFlight of [1, previewInFlight]) {
+        const { latencies, perSecond } = await previewLatencies(service.url, seeded.token, seeded.path, body, inFlight);
+        process.stdout.write(
+          `preview of a ${label} version, ${inFlight} in flight`.padEnd(52) +
+            ` ${String(perSecond).padStart(8)} /s   p50 ${percentile(latencies, 0.5).toFixed(2)} ms   p99 ${percentile(latencies, 0.99).toFixed(2)} ms\n`,
+        );
+      }
+    }
+  } finally {
+    await service?.stop();
+    await database.drop();
+  }
 }
 
 async function main() {

@@ -7,7 +7,7 @@ import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitFo
 
 /*
  * The Postman material: `npm run postman` turns the OpenAPI document into a collection, and the
- * curated "Tenant setup" collection in postman/ runs with newman against the real service (`dist/main.js`, as
+ * curated "Tenant setup" and "Flow authoring" collections in postman/ run with newman against the real service (`dist/main.js`, as
  * `npm start` runs it, on its own embedded PostgreSQL). Any failed Postman assertion fails this file.
  * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.
  */
@@ -15,6 +15,7 @@ import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitFo
 const WRITE_OPENAPI = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
 const GENERATOR = join(ROOT, 'scripts', 'postman.js');
 const TENANT_SETUP = join(ROOT, 'postman', 'tenant-setup.postman_collection.json');
+const FLOW_AUTHORING = join(ROOT, 'postman', 'flow-authoring.postman_collection.json');
 const ENVIRONMENT = join(ROOT, 'postman', 'uplink.postman_environment.json');
 
 const ADMIN = { username: 'postman-admin', email: 'postman-admin@example.com', password: 'Postman-Admin-Password-2468' };
@@ -179,6 +180,42 @@ describe('the Postman collections against the running service', () => {
       expect(summary.run.stats.assertions.failed).toBe(0);
     }
   }, 120_000);
+
+  it('runs the curated "Flow authoring" collection standalone with every assertion passing, twice on the same database', async () => {
+    const collection = JSON.parse(readFileSync(FLOW_AUTHORING, 'utf8')) as PostmanCollection;
+    expect(collection.info.name).toBe('Uplink: Flow authoring');
+    for (const round of [1, 2]) {
+      const summary = await runNewman({ collection: FLOW_AUTHORING, environment: ENVIRONMENT, envVar: environmentOverrides() });
+      expect({ round, failures: failuresOf(summary) }).toEqual({ round, failures: [] });
+      expect(summary.run.executions.map((execution) => [execution.item.name, execution.response?.code])).toEqual([
+        ['Log in as platform admin', 200],
+        ['Create tenant', 201],
+        ['Create device type', 201],
+        ['Create field temperature', 201],
+        ['Create field battery', 201],
+        ['Create the flow of the device type', 201],
+        ['Create a draft: decode-binary -> scale -> outputs', 201],
+        ['Validate the draft', 200],
+        ['Create a fixture with assertions', 201],
+        ['Run the fixtures against the draft', 200],
+        ['Release the draft', 200],
+        ['Read the flow (for its ETag)', 200],
+        ['Activate the released version (If-Match)', 200],
+        ['Preview the active version on one uplink', 200],
+      ]);
+      expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(30);
+      expect(summary.run.stats.assertions.failed).toBe(0);
+    }
+  }, 120_000);
+
+  it('stops the "Flow authoring" run after a failed sign-in', async () => {
+    const summary = await runNewman({
+      collection: FLOW_AUTHORING,
+      environment: ENVIRONMENT,
+      envVar: [...environmentOverrides().filter(({ key }) => key !== 'adminPassword'), { key: 'adminPassword', value: 'not-the-password' }],
+    });
+    expect(summary.run.executions.map((execution) => [execution.item.name, execution.response?.code])).toEqual([['Log in as platform admin', 401]]);
+  }, 60_000);
 
   it('the generated collection signs in (the token lands in accessToken) and calls an authenticated endpoint', async () => {
     const summary = await runNewman({

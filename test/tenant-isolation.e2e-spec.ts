@@ -129,6 +129,8 @@ const FLOW_PROBES: Probe[] = [
   { name: 'DELETE device-type override', method: 'delete', path: (id) => `/v1/flows/${id}/parameter-overrides/device-type/factor` },
   { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${id}/parameter-overrides/devices/${PROBE_UUID}/factor` },
   { name: 'GET resolved parameters', method: 'get', path: (id) => `/v1/flows/${id}/resolved-parameters?deviceId=${PROBE_UUID}` },
+  { name: 'POST fixture run', method: 'post', path: (id) => `/v1/flows/${id}/fixture-runs`, body: { flowVersionId: PROBE_UUID } },
+  { name: 'POST preview', method: 'post', path: (id) => `/v1/flows/${id}/preview`, body: { flowVersionId: PROBE_UUID, input: { ...PROBE_INPUT, mode: 'preview' } } },
 ];
 
 /** Endpoints addressed by a flow version (given as `flowId/flowVersionId`). */
@@ -422,6 +424,24 @@ describe('tenant isolation', () => {
       },
     );
 
+    it('cannot tell a foreign flow version or fixture named in a run body from a missing one', async () => {
+      const bodies = [
+        [`/v1/flows/${ownFlow.flowId}/fixture-runs`, (versionId: string) => ({ flowVersionId: versionId })],
+        [`/v1/flows/${ownFlow.flowId}/fixture-runs`, (fixtureId: string) => ({ flowVersionId: ownFlow.versionId, fixtureIds: [fixtureId] })],
+        [
+          `/v1/flows/${ownFlow.flowId}/preview`,
+          (versionId: string) => ({ flowVersionId: versionId, input: { ...PROBE_INPUT, mode: 'preview', tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+        ],
+      ] as const;
+      const foreignIds = [foreignFlow.versionId, foreignFlow.fixtureId, foreignFlow.versionId];
+      for (const [index, [path, bodyOf]] of bodies.entries()) {
+        const foreign = await t.http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(foreignIds[index]!));
+        const missing = await t.http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(randomUUID()));
+        if (who === 'adminA') expect(foreign.status).toBe(400);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      }
+    });
+
     it('never sees a foreign tenant’s flows or parameter overrides', async () => {
       const auth = { Authorization: `Bearer ${tokens[who]}` };
       if (who === 'scopedA' || who === 'pointA') {
@@ -567,6 +587,10 @@ describe('tenant isolation', () => {
       t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/compile`),
       t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/release`),
       t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/deprecate`),
+      t.http().post(`/v1/flows/${ownFlow.flowId}/fixture-runs`).send({ flowVersionId: ownFlow.versionId }),
+      t.http()
+        .post(`/v1/flows/${ownFlow.flowId}/preview`)
+        .send({ flowVersionId: ownFlow.versionId, input: { ...PROBE_INPUT, mode: 'preview', tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
     ];
     for (const write of writes) {
       const res = await write.set('Authorization', `Bearer ${tokens.viewerA}`);

@@ -432,6 +432,23 @@ const fixtureInput = {
   parameters: {},
 };
 
+/** A preview of the example graph on the example input: 123456 litres -> 123.456 m³, battery 3700 mV. */
+const executionResult = {
+  status: 'succeeded',
+  flowVersionId: FLOW_VERSION_ID,
+  durationMs: 0.412,
+  current: { 'volume.total': 123.456, 'battery.mv': 3700 },
+  timeseries: { 'volume.total': 123.456 },
+  actions: [],
+  error: null,
+  trace: [
+    { nodeId: 'decode', kind: 'block', block: { type: 'builtin', key: 'decode-binary', version: 1 }, status: 'succeeded', port: 'out', startedAtOffsetMs: 0.021, durationMs: 0.095, output: { payload: [0, 1, 226, 64, 14, 116], values: { 'volume.total': 123456, 'battery.mv': 3700 } }, outputTruncated: false, logs: [], error: null },
+    { nodeId: 'to-m3', kind: 'block', block: { type: 'builtin', key: 'scale', version: 1 }, status: 'succeeded', port: 'out', startedAtOffsetMs: 0.131, durationMs: 0.032, output: { payload: [0, 1, 226, 64, 14, 116], values: { 'volume.total': 123.456, 'battery.mv': 3700 } }, outputTruncated: false, logs: [], error: null },
+    { nodeId: 'current', kind: 'current-output', block: null, status: 'succeeded', port: null, startedAtOffsetMs: 0.178, durationMs: 0.041, output: { 'volume.total': 123.456, 'battery.mv': 3700 }, outputTruncated: false, logs: [], error: null },
+    { nodeId: 'history', kind: 'timeseries-output', block: null, status: 'succeeded', port: null, startedAtOffsetMs: 0.236, durationMs: 0.019, output: { 'volume.total': 123.456 }, outputTruncated: false, logs: [], error: null },
+  ],
+};
+
 const fixture = {
   fixtureId: FIXTURE_ID,
   flowId: FLOW_ID,
@@ -574,6 +591,36 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   FixtureResponse: fixture,
   FixturePage: page([fixture], 7),
   FixtureRequest: { name: 'Normal reading', input: fixtureInput, assertions: [{ path: 'current["volume.total"]', expected: 123.456 }, { path: 'status', expected: 'succeeded' }] },
+  RunFixturesRequest: { flowVersionId: FLOW_VERSION_ID, fixtureIds: [FIXTURE_ID, '45c48cce-7a2b-4c1d-9e3f-0a1b2c3d4e60'] },
+  FixtureRunResponse: {
+    flowVersionId: FLOW_VERSION_ID,
+    total: 2,
+    passed: 1,
+    failed: 1,
+    results: [
+      {
+        fixtureId: FIXTURE_ID,
+        name: 'Normal reading',
+        passed: true,
+        status: 'succeeded',
+        assertions: [
+          { path: 'current["volume.total"]', expected: 123.456, actual: 123.456, passed: true },
+          { path: 'status', expected: 'succeeded', actual: 'succeeded', passed: true },
+        ],
+        error: null,
+      },
+      {
+        fixtureId: '45c48cce-7a2b-4c1d-9e3f-0a1b2c3d4e60',
+        name: 'Truncated uplink',
+        passed: false,
+        status: 'failed',
+        assertions: [{ path: 'status', expected: 'succeeded', actual: 'failed', passed: false }],
+        error: { nodeId: 'decode', code: 'decode_error', message: 'Read at offset 4 needs 2 bytes; the payload has 4.' },
+      },
+    ],
+  },
+  PreviewFlowRequest: { flowVersionId: FLOW_VERSION_ID, input: { ...fixtureInput, mode: 'preview', correlationId: 'preview-1', parameters: { volumeFactor: 0.001 } } },
+  ExecutionResultResponse: executionResult,
   ParameterOverrideResponse: parameterOverride,
   ParameterOverridePage: page([{ ...parameterOverride, parameterOverrideId: '02e74f10-e032-4a8b-9c1d-2e3f4a5b6c7d', level: 'tenant', deviceTypeId: null, deviceId: null, value: 0.001 }, parameterOverride], 2),
   SetParameterOverrideRequest: { value: 0.01 },

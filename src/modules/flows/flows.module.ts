@@ -25,6 +25,11 @@ import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoEmailTemplates } from '.
 import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
+import { FlowRunsController } from './flow-runs.controller';
+import { FlowRunner } from './domain/flow-runner';
+import { FlowEngineModule } from './engine/flow-engine.module';
+import { PreviewFlowHandler } from './preview-flow/preview-flow.handler';
+import { RunFixturesHandler } from './run-fixtures/run-fixtures.handler';
 import { GetDeviceTypeFlowHandler } from './get-device-type-flow/get-device-type-flow.handler';
 import { GetFlowHandler } from './get-flow/get-flow.handler';
 import { GetFlowVersionHandler } from './get-flow-version/get-flow-version.handler';
@@ -36,13 +41,13 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
 
 /**
  * Telemetry flows: one per device type, immutable graph versions, validation, release, activation and rollback,
- * fixtures and parameter overrides.
+ * fixtures, parameter overrides, fixture runs and previews (through the flow engine; nothing stored or sent).
  * Custom blocks are looked up through `BLOCK_VERSION_LOOKUP` (the stored block versions) and e-mail templates
  * through `EMAIL_TEMPLATE_LOOKUP` (none exist until the e-mail actions module binds its own).
  */
 @Module({
-  imports: [PaginationModule, DeviceTypesModule],
-  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController],
+  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule],
+  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController],
   providers: [
     FlowRepository,
     FlowVersionStore,
@@ -72,6 +77,9 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     SetParameterOverrideHandler,
     DeleteParameterOverrideHandler,
     GetResolvedParametersHandler,
+    FlowRunner,
+    RunFixturesHandler,
+    PreviewFlowHandler,
   ],
 })
 export class FlowsModule {}

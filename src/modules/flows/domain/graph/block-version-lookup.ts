@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ScriptArtifact, ScriptContract } from '../../../sandbox/domain/sandbox-contract';
 
 /** What flow validation needs to know of a custom block version. */
 export interface CustomBlockVersionInfo {
@@ -9,6 +10,9 @@ export interface CustomBlockVersionInfo {
   status: 'draft' | 'released' | 'deprecated';
   /** JSON Schema (2020-12) of the node's configuration. */
   configurationSchema: Record<string, unknown>;
+  /** The compiled script a preview or fixture run invokes; absent or null: the node fails with `block_unavailable`. */
+  artifact?: ScriptArtifact | null;
+  scriptContract?: ScriptContract | null;
 }
 
 /** The custom-block catalog as flow validation sees it (bound to `BLOCK_VERSION_LOOKUP` in the flows module). */
