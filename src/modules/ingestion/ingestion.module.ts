@@ -8,12 +8,16 @@ import {
   RevokeIngestionCredentialHandler,
 } from './credentials/ingestion-credential.handlers';
 import { IngestionCredentialReader } from './credentials/ingestion-credential.reader';
+import { IngestController } from './ingest.controller';
+import { ingestionMetricProviders } from './ingest/ingestion-metrics';
+import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
+import { RawMessageWriter } from './ingest/raw-message-writer';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
 
 /** Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads. */
 @Module({
   imports: [PaginationModule],
-  controllers: [IngestionCredentialsController],
+  controllers: [IngestionCredentialsController, IngestController],
   providers: [
     IngestionCredentialReader,
     CreateIngestionCredentialHandler,
@@ -21,6 +25,10 @@ import { IngestionCredentialsController } from './ingestion-credentials.controll
     GetIngestionCredentialHandler,
     ListTenantIngestionCredentialsHandler,
     ListIngestionCredentialsHandler,
+    IngestionTokenGuard,
+    RawMessageWriter,
+    ...ingestionMetricProviders,
   ],
+  exports: [RawMessageWriter],
 })
 export class IngestionModule {}
