@@ -279,3 +279,75 @@ describe('ingestion endpoints', () => {
     expect(metrics.text).toMatch(/ingestion_messages_total\{source="chirpstack",status="duplicate"\} \d+/);
   });
 });
+
+describe('raw ingestion messages', () => {
+  it('lists newest first without bodies, with every filter, and pages with a cursor', async () => {
+    const eui = '0404040404040404';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, chirpstackUp(eui, `list-${i}`));
+      ids.push(res.body.rawIngestionMessageId);
+    }
+    const page1 = await admin.get(`/v1/raw-ingestion-messages?devEui=${eui.toLowerCase()}&limit=2`);
+    expect(page1.status).toBe(200);
+    expect(page1.body.items.map((m: { rawIngestionMessageId: string }) => m.rawIngestionMessageId)).toEqual([ids[2], ids[1]]);
+    expect(page1.body.items[0]).toMatchObject({ source: 'chirpstack', event: 'up', devEui: eui, tenantId: tenant.tenantId, processingStatus: 'pending', pinned: false, dedupKey: 'chirpstack:list-2' });
+    expect(page1.body.items[0].body).toBeUndefined();
+    const page2 = await admin.get(`/v1/raw-ingestion-messages?devEui=${eui.toLowerCase()}&limit=2&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.items.map((m: { rawIngestionMessageId: string }) => m.rawIngestionMessageId)).toEqual([ids[0]]);
+    expect(page2.body.nextCursor).toBeUndefined();
+    const credentialId = page1.body.items[0].credentialId;
+    const filtered = await admin.get(
+      `/v1/raw-ingestion-messages?tenantId=${tenant.tenantId}&source=chirpstack&processingStatus=pending&credentialId=${credentialId}&devEui=${eui}`,
+    );
+    expect(filtered.body.items).toHaveLength(3);
+    expect((await admin.get('/v1/raw-ingestion-messages?source=tts&devEui=' + eui)).body.items).toEqual([]);
+    expect((await admin.get(`/v1/raw-ingestion-messages?deviceId=${tenant.tenantId}`)).body.items).toEqual([]);
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    expect((await admin.get(`/v1/raw-ingestion-messages?devEui=${eui}&from=${from}&to=${new Date(Date.now() + 1000).toISOString()}`)).body.items).toHaveLength(3);
+    const lone = await admin.get(`/v1/raw-ingestion-messages?from=${from}`);
+    expect(lone.status).toBe(400);
+    expect(lone.body.error.details.fields[0]).toMatchObject({ path: 'query.to', rule: 'required' });
+    expect((await admin.get('/v1/raw-ingestion-messages?credentialId=00000000-0000-4000-8000-000000000000')).status).toBe(400);
+    expect((await admin.get('/v1/raw-ingestion-messages?processingStatus=lost')).status).toBe(400);
+    const user = await member(t, tenant, 'tenant_admin');
+    const denied = await user.api.get('/v1/raw-ingestion-messages');
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.details.reason).toBe('platform_admin_required');
+  });
+
+  it('reads one message with its exact body (utf8 or base64) and audits the read', async () => {
+    const text = JSON.stringify(chirpstackUp('0505050505050505', 'detail-1'), null, 1);
+    const stored = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, text);
+    const res = await admin.get(`/v1/raw-ingestion-messages/${stored.body.rawIngestionMessageId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.body).toEqual({ contentType: 'application/json', encoding: 'utf8', data: text });
+    expect(res.body.rawPayload).toEqual({ encoding: 'base64', data: 'AQIDBA==' });
+    expect(res.body.connectionData.networkServer).toBe('chirpstack');
+    expect(res.body.receivedAt).toBe(stored.body.receivedAt);
+    const hinted = await admin.get(`/v1/raw-ingestion-messages/${stored.body.rawIngestionMessageId}?receivedAt=${stored.body.receivedAt}`);
+    expect(hinted.status).toBe(200);
+    const audit = await t.dataSource.query(`SELECT event_type, tenant_id FROM audit_log WHERE entity_id = $1`, [stored.body.rawIngestionMessageId]);
+    expect(audit).toEqual([
+      { event_type: 'raw_ingestion_message.read', tenant_id: tenant.tenantId },
+      { event_type: 'raw_ingestion_message.read', tenant_id: tenant.tenantId },
+    ]);
+
+    // Not UTF-8 (a Latin-1 byte inside a JSON string): stored as sent, read back as base64.
+    const bytes = Buffer.concat([Buffer.from('{"devEui":"0505050505050506","payload":{"encoding":"utf8","data":"'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const rejected = await fetch(`${t.baseUrl}/v1/ingestion/http`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tenantToken}`, 'Content-Type': 'application/json' },
+      body: bytes,
+    });
+    expect(rejected.status).toBe(400);
+    const [row] = await t.dataSource.query(`SELECT raw_ingestion_message_id AS id FROM raw_ingestion_messages WHERE body = $1`, [bytes]);
+    const binary = await admin.get(`/v1/raw-ingestion-messages/${row.id}`);
+    expect(binary.body.body.encoding).toBe('base64');
+    expect(Buffer.from(binary.body.body.data, 'base64').equals(bytes)).toBe(true);
+    expect(binary.body).toMatchObject({ processingStatus: 'rejected', processingReason: 'malformed_payload', rawPayload: null, devEui: null });
+    const missing = await admin.get('/v1/raw-ingestion-messages/00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.details.resourceType).toBe('raw_ingestion_message');
+  });
+});

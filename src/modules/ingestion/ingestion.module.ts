@@ -13,11 +13,13 @@ import { ingestionMetricProviders } from './ingest/ingestion-metrics';
 import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
+import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
+import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
 
 /** Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads. */
 @Module({
   imports: [PaginationModule],
-  controllers: [IngestionCredentialsController, IngestController],
+  controllers: [IngestionCredentialsController, IngestController, RawIngestionMessagesController],
   providers: [
     IngestionCredentialReader,
     CreateIngestionCredentialHandler,
@@ -26,6 +28,8 @@ import { IngestionCredentialsController } from './ingestion-credentials.controll
     ListTenantIngestionCredentialsHandler,
     ListIngestionCredentialsHandler,
     IngestionTokenGuard,
+    ListRawMessagesHandler,
+    GetRawMessageHandler,
     RawMessageWriter,
     ...ingestionMetricProviders,
   ],
