@@ -122,5 +122,5 @@ it('loses no acknowledged uplink when the service is killed with SIGKILL mid-bur
   });
   expect(repeat.status).toBe(202);
   expect(await repeat.json()).toMatchObject({ rawIngestionMessageId: id, duplicate: true });
-  console.log(`durability: ${sent} sent, ${acknowledged.size} acknowledged before SIGKILL, ${rows.length} stored, ${failed} cut`);
+  process.stdout.write(`durability: ${sent} sent, ${acknowledged.size} acknowledged before SIGKILL, ${rows.length} stored, ${failed} cut\n`);
 });
