@@ -5,6 +5,7 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
 import getRawBody from 'raw-body';
+import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
 import { OperationId } from '../../openapi/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
 import { DomainError, ValidationFailedError } from '../../shared/errors/domain-error';
@@ -43,7 +44,7 @@ export class IngestController {
   @OperationId('IngestChirpStackController_ingest')
   @HttpCode(202)
   @ApiQuery({ name: 'event', required: true, enum: ['up', ...CHIRPSTACK_IGNORED] })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true }, description: 'A ChirpStack v4 HTTP integration event (JSON encoding).' })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: CHIRPSTACK_UP_EXAMPLE }, description: 'A ChirpStack v4 HTTP integration event (JSON encoding).' })
   @ApiResponse({ status: 202, type: IngestAckResponse, description: '`event=up`: stored and committed.' })
   @ApiNoContentResponse({ description: 'join, status, ack, txack, log, location, integration: not stored.' })
   @ApiBadRequestResponse({ description: 'Missing or unknown `event`; a Protobuf body (enable JSON); a malformed uplink (stored as rejected).' })
@@ -64,7 +65,7 @@ export class IngestController {
   @Post('tts')
   @OperationId('IngestTtsController_ingest')
   @HttpCode(202)
-  @ApiBody({ schema: { type: 'object', additionalProperties: true }, description: 'A The Things Stack v3 webhook message (JSON).' })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: TTS_UPLINK_EXAMPLE }, description: 'A The Things Stack v3 webhook message (JSON).' })
   @ApiResponse({ status: 202, type: IngestAckResponse, description: '`uplink_message`: stored and committed.' })
   @ApiNoContentResponse({ description: 'Any other message type: not stored.' })
   @ApiBadRequestResponse({ description: 'Not JSON; a malformed uplink (stored as rejected).' })
@@ -83,6 +84,7 @@ export class IngestController {
       type: 'object',
       required: ['devEui', 'payload'],
       additionalProperties: false,
+      example: HTTP_UPLINK_EXAMPLE,
       properties: {
         devEui: { type: 'string', pattern: '^[0-9A-Fa-f]{16}$' },
         payload: {
