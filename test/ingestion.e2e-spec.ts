@@ -268,9 +268,47 @@ describe('ingestion endpoints', () => {
     expect(c.body.rawIngestionMessageId).not.toBe(b.body.rawIngestionMessageId);
   });
 
-  it('coalesces lastUsedAt', async () => {
+  it('keeps the request\'s correlation id on the row for the executions it will cause', async () => {
+    const res = await ingest('/v1/ingestion/http', tenantToken, { devEui: 'aabbccddeeff0022', payload: { encoding: 'utf8', data: 'hi' } }).set(
+      'X-Correlation-Id',
+      'ns-request-42',
+    );
+    expect(res.status).toBe(202);
+    expect((await rawRow(res.body.rawIngestionMessageId)).correlation_id).toBe('ns-request-42');
+  });
+
+  it('answers every request of a batch that cannot be committed 503 database, storing none of it', async () => {
+    await t.dataSource.query(`
+      CREATE FUNCTION refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.dev_eui = 'DEADDEADDEADDEAD' THEN RAISE EXCEPTION 'disk full (probe)'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_probe BEFORE INSERT ON raw_ingestion_messages FOR EACH ROW EXECUTE FUNCTION refuse_probe();
+    `);
+    try {
+      const res = await ingest('/v1/ingestion/http', tenantToken, { devEui: 'deaddeaddeaddead', payload: { encoding: 'hex', data: '00' }, messageId: 'fail-1' });
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'DEPENDENCY_FAILURE', details: { dependency: 'database' } });
+      expect(res.headers['retry-after']).toBeDefined();
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM ingestion_dedup_keys WHERE dedup_key = 'http:fail-1'`);
+      expect(n).toBe(0);
+    } finally {
+      await t.dataSource.query(`DROP TRIGGER refuse_probe ON raw_ingestion_messages; DROP FUNCTION refuse_probe()`);
+    }
+    const retried = await ingest('/v1/ingestion/http', tenantToken, { devEui: 'deaddeaddeaddead', payload: { encoding: 'hex', data: '00' }, messageId: 'fail-1' });
+    expect(retried.status).toBe(202);
+    expect(retried.body.duplicate).toBe(false);
+  });
+
+  it('coalesces lastUsedAt: set on first use, not written again within the minute', async () => {
     const res = await admin.get('/v1/ingestion-credentials?scope=platform');
-    expect(res.body.items[0].lastUsedAt).not.toBeNull();
+    const credential = res.body.items[0];
+    expect(credential.lastUsedAt).not.toBeNull();
+    await t.dataSource.query(`UPDATE ingestion_credentials SET last_used_at = '2026-01-01T00:00:00Z' WHERE ingestion_credential_id = $1`, [
+      credential.ingestionCredentialId,
+    ]);
+    await ingest('/v1/ingestion/tts', platformToken, { end_device_ids: { dev_eui: '0000000000000001' }, join_accept: {} });
+    await new Promise((done) => setTimeout(done, 100));
+    const after = await admin.get(`/v1/ingestion-credentials/${credential.ingestionCredentialId}`);
+    expect(after.body.lastUsedAt).toBe('2026-01-01T00:00:00.000Z');
   });
 
   it('counts ingestion_messages_total by source and status', async () => {

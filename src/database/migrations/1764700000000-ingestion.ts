@@ -14,6 +14,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - a tenant credential names its tenant, a platform credential none; revoked exactly when revoked_at is set;
  * - a raw row's status reason pairs are the known outcomes; `pending` carries no reason;
  * - the stored body is the request's exact bytes and size_bytes is its length.
+ *
+ * correlation_id is the ingest request's (X-Correlation-Id or generated), carried on to the executions it causes.
  */
 export class Ingestion1764700000000 implements MigrationInterface {
   name = 'Ingestion1764700000000';
@@ -56,6 +58,7 @@ export class Ingestion1764700000000 implements MigrationInterface {
         observed_at              timestamptz(3) NULL,
         raw_payload              jsonb         NULL CHECK (raw_payload IS NULL OR jsonb_typeof(raw_payload) = 'object'),
         connection_data          jsonb         NULL CHECK (connection_data IS NULL OR jsonb_typeof(connection_data) = 'object'),
+        correlation_id           varchar(128)  NULL,
         content_type             varchar(200)  NOT NULL,
         body                     bytea         NOT NULL,
         size_bytes               integer       NOT NULL,

@@ -8,6 +8,7 @@ import getRawBody from 'raw-body';
 import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
 import { OperationId } from '../../openapi/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
+import { correlationIdOf } from '../../shared/context/correlation-id';
 import { DomainError, ValidationFailedError } from '../../shared/errors/domain-error';
 import { parseJsonBody } from '../../shared/http/json-body.middleware';
 import { IngestAckResponse } from './domain/ingest-ack.response.dto';
@@ -59,7 +60,7 @@ export class IngestController {
     const body = await readBody(req);
     const looksJson = JSON_CONTENT_TYPE.test(contentType) && /^\s*[[{]/.test(body.toString('latin1', 0, 64));
     if (!looksJson) throw ValidationFailedError.single('headers.content-type', 'content_type', ENABLE_JSON);
-    return this.ingest('chirpstack', 'up', caller, contentType, body, mapChirpStackUp, res);
+    return this.ingest('chirpstack', 'up', caller, contentType, body, mapChirpStackUp, req, res);
   }
 
   @Post('tts')
@@ -73,7 +74,7 @@ export class IngestController {
   async tts(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
     const caller = ingestionCallerOf(req);
     const { contentType, body } = await readJsonRequest(req);
-    return this.ingest('tts', 'uplink_message', caller, contentType, body, mapTtsMessage, res);
+    return this.ingest('tts', 'uplink_message', caller, contentType, body, mapTtsMessage, req, res);
   }
 
   @Post('http')
@@ -105,7 +106,7 @@ export class IngestController {
   async http(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
     const caller = ingestionCallerOf(req);
     const { contentType, body } = await readJsonRequest(req);
-    return this.ingest('http', 'uplink', caller, contentType, body, mapHttpUplink, res);
+    return this.ingest('http', 'uplink', caller, contentType, body, mapHttpUplink, req, res);
   }
 
   private ignored(source: IngestSource, res: Response): undefined {
@@ -121,6 +122,7 @@ export class IngestController {
     contentType: string,
     body: Buffer,
     map: (parsed: unknown) => MapResult,
+    req: Request,
     res: Response,
   ): Promise<IngestAckResponse | undefined> {
     const receivedAt = new Date();
@@ -136,6 +138,7 @@ export class IngestController {
       credentialId: caller.credentialId,
       tenantId: caller.tenantId,
       dedupScope: caller.tenantId ? `tenant:${caller.tenantId}` : 'platform',
+      correlationId: correlationIdOf(req).slice(0, 128),
       contentType: contentType.slice(0, 200),
       body,
       receivedAt,

@@ -44,6 +44,9 @@ export class RawIngestionMessageEntity {
   @Column({ name: 'connection_data', type: 'jsonb', nullable: true })
   connectionData!: Record<string, unknown> | null;
 
+  @Column({ name: 'correlation_id', type: 'varchar', length: 128, nullable: true })
+  correlationId!: string | null;
+
   @Column({ name: 'content_type', type: 'varchar', length: 200 })
   contentType!: string;
 

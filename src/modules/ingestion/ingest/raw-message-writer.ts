@@ -17,6 +17,8 @@ export interface RawMessageInput {
   observedAt: Date | null;
   rawPayload: { encoding: string; data: string } | null;
   connectionData: Record<string, unknown> | null;
+  /** The ingest request's correlation id, handed on to the executions the message causes. */
+  correlationId: string | null;
   contentType: string;
   body: Buffer;
   receivedAt: Date;
@@ -37,10 +39,10 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** Rows per INSERT: 17 parameters each, well under PostgreSQL's 65535. */
+/** Rows per INSERT: 18 parameters each, well under PostgreSQL's 65535. */
 export const MAX_BATCH = 500;
 export const DEDUP_WINDOW_HOURS = 24;
-const COLUMNS = 17;
+const COLUMNS = 18;
 
 /**
  * Group commit of raw messages. A request is answered only once its row is committed, but requests do not each
@@ -167,6 +169,7 @@ export class RawMessageWriter {
         input.observedAt?.toISOString() ?? null,
         input.rawPayload === null ? null : JSON.stringify(input.rawPayload),
         input.connectionData === null ? null : JSON.stringify(input.connectionData),
+        input.correlationId,
         input.contentType,
         input.body,
         input.body.length,
@@ -177,7 +180,7 @@ export class RawMessageWriter {
     });
     await manager.query(
       `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, credential_id, tenant_id,
-         dedup_scope, dedup_key, dev_eui, observed_at, raw_payload, connection_data, content_type, body, size_bytes,
+         dedup_scope, dedup_key, dev_eui, observed_at, raw_payload, connection_data, correlation_id, content_type, body, size_bytes,
          processing_status, processing_reason)
        VALUES ${tuples.join(', ')}`,
       params,
