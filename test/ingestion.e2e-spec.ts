@@ -277,7 +277,7 @@ describe('ingestion endpoints', () => {
     expect((await rawRow(res.body.rawIngestionMessageId)).correlation_id).toBe('ns-request-42');
   });
 
-  it('answers every request of a batch that cannot be committed 503 database, storing none of it', async () => {
+  it('answers a message the database refuses 503 database, storing none of it and failing none of its batch neighbours', async () => {
     await t.dataSource.query(`
       CREATE FUNCTION refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.dev_eui = 'DEADDEADDEADDEAD' THEN RAISE EXCEPTION 'disk full (probe)'; END IF; RETURN NEW; END $$;
@@ -290,6 +290,13 @@ describe('ingestion endpoints', () => {
       expect(res.headers['retry-after']).toBeDefined();
       const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM ingestion_dedup_keys WHERE dedup_key = 'http:fail-1'`);
       expect(n).toBe(0);
+      // Refused rows sent together with good ones fail alone: the good ones of the same batch are stored.
+      const mixed = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          ingest('/v1/ingestion/http', tenantToken, { devEui: i % 4 === 0 ? 'deaddeaddeaddead' : 'aabbccddeeff0033', payload: { encoding: 'hex', data: '00' } }),
+        ),
+      );
+      expect(mixed.map((r) => r.status)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? 503 : 202)));
     } finally {
       await t.dataSource.query(`DROP TRIGGER refuse_probe ON raw_ingestion_messages; DROP FUNCTION refuse_probe()`);
     }

@@ -47,8 +47,8 @@ const COLUMNS = 18;
 /**
  * Group commit of raw messages. A request is answered only once its row is committed, but requests do not each
  * pay a transaction: whatever arrives while a commit is in flight waits for the next batch, which is one
- * multi-row INSERT and one commit. A failed batch fails each of its requests (503 database); nothing of it is
- * stored.
+ * multi-row INSERT and one commit. When a batch fails, its rows are retried one transaction each, so a row the
+ * database refuses fails only its own request (503 database); while the database is down, every request fails.
  *
  * Dedup is decided by PostgreSQL, not by a read-then-write: one `INSERT ... ON CONFLICT` on the dedup table
  * claims each key for 24 h (an expired claim is taken over in the same statement); a key claimed by another
@@ -75,17 +75,33 @@ export class RawMessageWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
-          const acks = await this.dataSource.transaction((manager) => this.write(manager, batch));
-          batch.forEach((waiting, index) => waiting.resolve(acks[index]!));
+          await this.commit(batch);
         } catch (error) {
-          this.logger.error(`raw message batch of ${batch.length} failed: ${(error as Error).message}`);
-          const failure = new DependencyFailureError('database', 'unavailable', 'The message could not be stored. Retry later.');
-          for (const waiting of batch) waiting.reject(failure);
+          if (batch.length === 1) {
+            this.fail(batch, error);
+            continue;
+          }
+          // One row the database refuses must not fail its neighbours: retry each on its own.
+          this.logger.warn(`raw message batch of ${batch.length} failed (${(error as Error).message}); retrying one by one`);
+          for (const waiting of batch) {
+            await this.commit([waiting]).catch((single: unknown) => this.fail([waiting], single));
+          }
         }
       }
     } finally {
       this.flushing = false;
     }
+  }
+
+  private async commit(batch: Waiting[]): Promise<void> {
+    const acks = await this.dataSource.transaction((manager) => this.write(manager, batch));
+    batch.forEach((waiting, index) => waiting.resolve(acks[index]!));
+  }
+
+  private fail(batch: Waiting[], error: unknown): void {
+    this.logger.error(`raw message not stored: ${(error as Error).message}`);
+    const failure = new DependencyFailureError('database', 'unavailable', 'The message could not be stored. Retry later.');
+    for (const waiting of batch) waiting.reject(failure);
   }
 
   /** The batch's rows, in one transaction; the answer for each request, in batch order. */
