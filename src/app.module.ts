@@ -17,6 +17,7 @@ import { AuditModule } from './modules/audit/audit.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { BlocksModule } from './modules/blocks/blocks.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
+import { IngestionModule } from './modules/ingestion/ingestion.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
@@ -53,6 +54,7 @@ export class AppModule {
         MembershipsModule,
         AuditModule,
         DeviceTypesModule,
+        IngestionModule,
         DevicesModule,
         TelemetryModule,
         FlowsModule,

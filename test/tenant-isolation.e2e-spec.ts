@@ -47,6 +47,14 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET flow blocks', method: 'get', path: (n) => `/v1/tenants/${n}/flow-blocks` },
   { name: 'POST flow block', method: 'post', path: (n) => `/v1/tenants/${n}/flow-blocks`, body: { key: 'probe-block', name: 'Probe' } },
   { name: 'GET block catalog', method: 'get', path: (n) => `/v1/tenants/${n}/flow-block-catalog` },
+  { name: 'GET ingestion credentials', method: 'get', path: (n) => `/v1/tenants/${n}/ingestion-credentials` },
+  { name: 'POST ingestion credential', method: 'post', path: (n) => `/v1/tenants/${n}/ingestion-credentials`, body: { name: 'Probe' } },
+];
+
+/** Endpoints addressed by an ingestion credential id (another tenant's, or a platform credential). */
+const INGESTION_CREDENTIAL_PROBES: Probe[] = [
+  { name: 'GET ingestion credential', method: 'get', path: (id) => `/v1/ingestion-credentials/${id}` },
+  { name: 'POST revoke ingestion credential', method: 'post', path: (id) => `/v1/ingestion-credentials/${id}/revoke` },
 ];
 
 const BLOCK_SOURCE = 'function transform(msg) { return { values: { probe: 1 } }; }';
@@ -214,6 +222,9 @@ describe('tenant isolation', () => {
   let foreignBlockVersion: string;
   let ownBlock: string; // a, with a draft version
   let ownBlockVersion: string;
+  let foreignCredential: string; // b
+  let platformCredential: string;
+  let ownCredential: string; // a
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -312,6 +323,18 @@ describe('tenant isolation', () => {
     };
     [foreignBlock, foreignBlockVersion] = await seedBlock(b, 'foreign-block');
     [ownBlock, ownBlockVersion] = await seedBlock(a, 'own-block');
+
+    const seedCredential = async (tenant: SeededTenant | null): Promise<string> => {
+      const [row] = await t.dataSource.query<{ ingestion_credential_id: string }[]>(
+        `INSERT INTO ingestion_credentials (scope, tenant_id, name, token_sha256, token_prefix)
+         VALUES ($1, $2, 'Probe credential', sha256(gen_random_uuid()::text::bytea), 'uit_probe000') RETURNING ingestion_credential_id`,
+        [tenant ? 'tenant' : 'platform', tenant?.tenantId ?? null],
+      );
+      return row!.ingestion_credential_id;
+    };
+    foreignCredential = await seedCredential(b);
+    platformCredential = await seedCredential(null);
+    ownCredential = await seedCredential(a);
   });
   afterAll(() => t.close());
 
@@ -407,6 +430,18 @@ describe('tenant isolation', () => {
         const randomUnderOwnFlow = await send(who, probe, `${ownFlow.flowId}/${randomUUID()}`);
         expect(underOwnFlow.status).toBe(404);
         expect(withoutCorrelation(underOwnFlow)).toEqual(withoutCorrelation(randomUnderOwnFlow));
+      },
+    );
+
+    it.each(INGESTION_CREDENTIAL_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign or platform ingestion credential from a missing one: %s',
+      async (_name, probe) => {
+        const missing = await send(who, probe, randomUUID());
+        for (const id of [foreignCredential, platformCredential]) {
+          const foreign = await send(who, probe, id);
+          expect(foreign.status).toBe(404);
+          expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        }
       },
     );
 
@@ -591,6 +626,8 @@ describe('tenant isolation', () => {
       t.http()
         .post(`/v1/flows/${ownFlow.flowId}/preview`)
         .send({ flowVersionId: ownFlow.versionId, input: { ...PROBE_INPUT, mode: 'preview', tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+      t.http().post(`/v1/tenants/${a.tenantNumber}/ingestion-credentials`).send({ name: 'Nope' }),
+      t.http().post(`/v1/ingestion-credentials/${ownCredential}/revoke`),
     ];
     for (const write of writes) {
       const res = await write.set('Authorization', `Bearer ${tokens.viewerA}`);

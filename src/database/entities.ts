@@ -12,6 +12,8 @@ import { UserEntity } from '../modules/identity/domain/user.entity';
 import { MembershipEntity } from '../modules/tenancy/domain/membership.entity';
 import { OrganizationUnitEntity } from '../modules/tenancy/domain/organization-unit.entity';
 import { TenantEntity } from '../modules/tenancy/domain/tenant.entity';
+import { IngestionCredentialEntity } from '../modules/ingestion/domain/ingestion-credential.entity';
+import { RawIngestionMessageEntity } from '../modules/ingestion/domain/raw-ingestion-message.entity';
 import { AuditLogEntity } from '../shared/audit/audit-log.entity';
 
 /** Every TypeORM entity of the service; a new module adds its entities here. */
@@ -31,4 +33,6 @@ export const ENTITIES = [
   FlowEntity,
   FlowFixtureEntity,
   FlowParameterOverrideEntity,
+  IngestionCredentialEntity,
+  RawIngestionMessageEntity,
 ];

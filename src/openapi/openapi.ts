@@ -18,6 +18,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, ref
     .setDescription(INTRODUCTION)
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Ingestion token `uit_...` of an ingestion credential.' }, 'ingestion-token')
     .addCookieAuth(
       refreshCookie,
       {

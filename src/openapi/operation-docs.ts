@@ -6,6 +6,8 @@
  * Each description states who may call the operation (permission and the scope it is evaluated at), the 404 of the
  * existence rule, notable validation rules, the 409 reasons, `If-Match` where required and the paging family.
  */
+import { INGESTION_OPERATION_DOCS } from './ingestion-docs';
+
 export interface OperationDoc {
   summary: string;
   description: string;
@@ -41,6 +43,7 @@ const perm = (permission: string, scope: 'T' | 'S' | '*'): string => {
 };
 
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  ...INGESTION_OPERATION_DOCS,
   // Probes (outside /v1, public)
   HealthController_healthz: {
     summary: 'Liveness probe',

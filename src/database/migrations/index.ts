@@ -7,6 +7,7 @@ import { Jobs1764200000000 } from './1764200000000-jobs';
 import { EmailRule1764300000000 } from './1764300000000-email-rule';
 import { FlowBlocks1764500000000 } from './1764500000000-flow-blocks';
 import { Flows1764600000000 } from './1764600000000-flows';
+import { Ingestion1764700000000 } from './1764700000000-ingestion';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   EmailRule1764300000000,
   FlowBlocks1764500000000,
   Flows1764600000000,
+  Ingestion1764700000000,
 ];

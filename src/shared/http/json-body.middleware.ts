@@ -36,7 +36,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private readonly read = express.raw({ limit: JSON_BODY_LIMIT, inflate: true, type: () => true });
 
   use(req: Request, res: Response, next: NextFunction): void {
-    if (!hasBody(req)) return next();
+    // Ingestion routes read their exact body bytes themselves, after their own token check.
+    if (!hasBody(req) || req.path.startsWith('/v1/ingestion/')) return next();
     const defer = (error: DomainError): void => {
       deferredBodyErrors.set(req, error);
       req.body = undefined;

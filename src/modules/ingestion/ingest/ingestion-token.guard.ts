@@ -1,0 +1,68 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
+import { TOKEN_PATTERN, tokenHash } from '../domain/ingestion-token';
+
+export interface IngestionCaller {
+  credentialId: string;
+  tenantId: string | null;
+}
+
+const CALLER = Symbol('ingestionCaller');
+/** `lastUsedAt` is written at most this often per credential. */
+const LAST_USED_INTERVAL_MS = 60_000;
+
+export function ingestionCallerOf(req: Request): IngestionCaller {
+  const caller = (req as unknown as Record<symbol, IngestionCaller | undefined>)[CALLER];
+  if (!caller) throw new Error('ingestion route without IngestionTokenGuard');
+  return caller;
+}
+
+/**
+ * Authenticates ingestion routes by their own bearer token (`uit_...`), before the body is read. The token is
+ * looked up by its SHA-256 on every request (never cached), so a revoked credential is refused by every replica
+ * on its next request. `lastUsedAt` is coalesced: at most one write per credential a minute per replica, and
+ * the UPDATE itself skips rows touched within the minute by another replica.
+ */
+@Injectable()
+export class IngestionTokenGuard implements CanActivate {
+  private readonly logger = new Logger('Ingestion');
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const header = req.headers.authorization;
+    if (!header) throw new AuthenticationFailedError('missing_token', 'An ingestion token is required: Authorization: Bearer uit_...');
+    const match = /^Bearer +(\S+)\s*$/i.exec(header);
+    if (!match || !TOKEN_PATTERN.test(match[1]!)) throw invalid();
+    const [row] = await this.dataSource.query<{ ingestion_credential_id: string; tenant_id: string | null; status: string }[]>(
+      `SELECT ingestion_credential_id, tenant_id, status FROM ingestion_credentials WHERE token_sha256 = $1`,
+      [tokenHash(match[1]!)],
+    );
+    if (!row || row.status !== 'active') throw invalid();
+    (req as unknown as Record<symbol, IngestionCaller>)[CALLER] = { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
+    this.touch(row.ingestion_credential_id);
+    return true;
+  }
+
+  private touch(credentialId: string): void {
+    const now = Date.now();
+    const last = this.lastTouched.get(credentialId);
+    if (last !== undefined && now - last < LAST_USED_INTERVAL_MS) return;
+    this.lastTouched.set(credentialId, now);
+    this.dataSource
+      .query(
+        `UPDATE ingestion_credentials SET last_used_at = clock_timestamp()
+          WHERE ingestion_credential_id = $1 AND (last_used_at IS NULL OR last_used_at < clock_timestamp() - interval '1 minute')`,
+        [credentialId],
+      )
+      .catch((error: Error) => this.logger.warn(`lastUsedAt of ${credentialId} not updated: ${error.message}`));
+  }
+}
+
+function invalid(): AuthenticationFailedError {
+  return new AuthenticationFailedError('invalid_token', 'The ingestion token is unknown or revoked.');
+}

@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { PaginationModule } from '../../shared/pagination/pagination.module';
+import {
+  CreateIngestionCredentialHandler,
+  GetIngestionCredentialHandler,
+  ListIngestionCredentialsHandler,
+  ListTenantIngestionCredentialsHandler,
+  RevokeIngestionCredentialHandler,
+} from './credentials/ingestion-credential.handlers';
+import { IngestionCredentialReader } from './credentials/ingestion-credential.reader';
+import { IngestController } from './ingest.controller';
+import { ingestionMetricProviders } from './ingest/ingestion-metrics';
+import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
+import { RawMessageWriter } from './ingest/raw-message-writer';
+import { IngestionCredentialsController } from './ingestion-credentials.controller';
+import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
+import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
+
+/** Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads. */
+@Module({
+  imports: [PaginationModule],
+  controllers: [IngestionCredentialsController, IngestController, RawIngestionMessagesController],
+  providers: [
+    IngestionCredentialReader,
+    CreateIngestionCredentialHandler,
+    RevokeIngestionCredentialHandler,
+    GetIngestionCredentialHandler,
+    ListTenantIngestionCredentialsHandler,
+    ListIngestionCredentialsHandler,
+    IngestionTokenGuard,
+    ListRawMessagesHandler,
+    GetRawMessageHandler,
+    RawMessageWriter,
+    ...ingestionMetricProviders,
+  ],
+  exports: [RawMessageWriter],
+})
+export class IngestionModule {}
