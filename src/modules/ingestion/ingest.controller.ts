@@ -1,6 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
@@ -8,6 +7,7 @@ import getRawBody from 'raw-body';
 import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
 import { OperationId } from '../../openapi/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
+import { SkipRateLimit } from '../../shared/auth/rate-limit.guard';
 import { correlationIdOf } from '../../shared/context/correlation-id';
 import { DomainError, ValidationFailedError } from '../../shared/errors/domain-error';
 import { parseJsonBody } from '../../shared/http/json-body.middleware';
@@ -32,7 +32,7 @@ const ENABLE_JSON =
 @ApiTags('ingestion')
 @ApiBearerAuth('ingestion-token')
 @Public()
-@SkipThrottle()
+@SkipRateLimit()
 @UseGuards(IngestionTokenGuard)
 @Controller('v1/ingestion')
 export class IngestController {

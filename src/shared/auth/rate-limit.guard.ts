@@ -1,10 +1,19 @@
-import { CanActivate, ExecutionContext, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, OnModuleDestroy, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { RateLimitedError } from '../errors/domain-error';
 import type { Principal } from './principal';
 
 const WINDOW_MS = 60_000;
+
+const SKIP_RATE_LIMIT = 'uplink:skip-rate-limit';
+
+/**
+ * Exempts a route from the per-caller request budget: machine endpoints with their own credential (network-server
+ * webhooks), where one client address legitimately sends thousands of requests a minute.
+ */
+export const SkipRateLimit = (): MethodDecorator & ClassDecorator => SetMetadata(SKIP_RATE_LIMIT, true);
 
 interface Budget {
   hits: number;
@@ -26,7 +35,10 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
   private readonly limit: number;
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly reflector: Reflector,
+  ) {
     this.limit = config.rateLimitPerMinute;
     // Ended minutes are dropped once a minute, so idle callers do not accumulate.
     this.sweeper = setInterval(() => this.sweep(Date.now()), WINDOW_MS);
@@ -40,6 +52,7 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     if (!req.path.startsWith('/v1/')) return true;
+    if (this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
     const key = req.user ? `user:${req.user.userId}` : `ip:${req.ip ?? 'unknown'}`;
     const now = Date.now();
     let budget = this.budgets.get(key);
