@@ -14,7 +14,7 @@ const vm = require('node:vm');
 const os = require('node:os');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { fail, ROOT } = require('./support');
+const { fail, measureInProcess, percentile, ROOT } = require('./support');
 
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
 
@@ -46,33 +46,17 @@ function check(data) {
   if (JSON.stringify(data) !== JSON.stringify(EXPECTED)) throw new Error(`codec returned ${JSON.stringify(data)}`);
 }
 
-function percentile(samples, p) {
-  const sorted = Float64Array.from(samples).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
 function print(name, calls, elapsedMs, latencies) {
   const perSecond = Math.round((calls * 1000) / elapsedMs);
   process.stdout.write(`${name.padEnd(48)} ${String(perSecond).padStart(8)} calls/s   p99 ${percentile(latencies, 0.99).toFixed(3)} ms\n`);
   return perSecond;
 }
 
-async function measureInvoke(sandbox, artifact, inFlight, ms) {
-  const latencies = [];
-  let calls = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  async function worker() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const outcome = await sandbox.invoke(tenantId, 'bench-codec', artifact, msg(), ctx);
-      latencies.push(performance.now() - t0);
-      if (!outcome.ok) throw new Error(`invoke failed: ${JSON.stringify(outcome.error)}`);
-      calls += 1;
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return { calls, elapsed: performance.now() - started, latencies };
+function measureInvoke(sandbox, artifact, inFlight, ms) {
+  return measureInProcess(async () => {
+    const outcome = await sandbox.invoke(tenantId, 'bench-codec', artifact, msg(), ctx);
+    if (!outcome.ok) throw new Error(`invoke failed: ${JSON.stringify(outcome.error)}`);
+  }, inFlight, ms);
 }
 
 /** The codec in node:vm: one context with its source evaluated once, decodeUplink run per message with a timeout. */

@@ -14,7 +14,7 @@
  */
 const os = require('node:os');
 const { join } = require('node:path');
-const { ADMIN, fail, ROOT, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, fail, measureInProcess, percentile, ROOT, startService, throwAwayDatabase } = require('./support');
 
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
 const { compilePlan, execute } = require(join(ROOT, 'dist', 'modules', 'flows', 'engine', 'index.js'));
@@ -96,28 +96,6 @@ const input = () => ({
 const scriptMessage = () => ({ payload: [0x09, 0x29, 0x91, 0x0b, 0xc4], values: { temperature: 2345, humidity: 145, battery: 3012 }, input: input() });
 const scriptCtx = { parameters, configuration: { offset: 0.5 }, device, tenantId: TENANT, observedAt: OBSERVED_AT, mode: 'live', nodeId: 'dew-point' };
 
-function percentile(samples, p) {
-  const sorted = Float64Array.from(samples).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
-async function measure(call, inFlight, ms) {
-  const latencies = [];
-  let calls = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  async function worker() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      await call();
-      latencies.push(performance.now() - t0);
-      calls += 1;
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return { calls, elapsed: performance.now() - started, latencies };
-}
-
 /** BENCH_ROUNDS alternating slices each, so load spikes on the shared machine hit both sides alike. */
 async function compare(sandboxCall, engineCall, inFlight) {
   const totals = { sandbox: { calls: 0, elapsed: 0, latencies: [] }, engine: { calls: 0, elapsed: 0, latencies: [] } };
@@ -126,7 +104,7 @@ async function compare(sandboxCall, engineCall, inFlight) {
       ['sandbox', sandboxCall],
       ['engine', engineCall],
     ]) {
-      const result = await measure(call, inFlight, duration / rounds);
+      const result = await measureInProcess(call, inFlight, duration / rounds);
       totals[name].calls += result.calls;
       totals[name].elapsed += result.elapsed;
       totals[name].latencies.push(...result.latencies);
@@ -280,8 +258,8 @@ async function main() {
 
     process.stdout.write(`flow: decode-binary -> custom block (dew point) -> scale -> filter -> current + timeseries outputs; ${duration / 1000} s per measurement\n`);
     process.stdout.write(`machine: ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}\n`);
-    await measure(sandboxCall, concurrency, 1000);
-    await measure(engineCall, concurrency, 1000);
+    await measureInProcess(sandboxCall, concurrency, 1000);
+    await measureInProcess(engineCall, concurrency, 1000);
     await compare(sandboxCall, engineCall, 1);
     await compare(sandboxCall, engineCall, concurrency);
     await measurePreviewOverHttp();

@@ -11,7 +11,7 @@
  */
 const vm = require('node:vm');
 const { join } = require('node:path');
-const { fail, ROOT } = require('./support');
+const { fail, measureInProcess, percentile, ROOT } = require('./support');
 
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
 const { SandboxEngine } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'isolate', 'sandbox-engine.js'));
@@ -49,33 +49,17 @@ function check(values) {
   }
 }
 
-function p99(samples) {
-  const sorted = Float64Array.from(samples).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-}
-
 function print(name, calls, elapsedMs, latencies) {
   const perSecond = Math.round((calls * 1000) / elapsedMs);
-  process.stdout.write(`${name.padEnd(44)} ${String(perSecond).padStart(8)} calls/s   p99 ${p99(latencies).toFixed(3)} ms\n`);
+  process.stdout.write(`${name.padEnd(44)} ${String(perSecond).padStart(8)} calls/s   p99 ${percentile(latencies, 0.99).toFixed(3)} ms\n`);
   return perSecond;
 }
 
-async function measureInvoke(sandbox, artifact, inFlight, ms) {
-  const latencies = [];
-  let calls = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  async function worker() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const outcome = await sandbox.invoke(ctx.tenantId, 'bench-decoder', artifact, msg(), ctx);
-      latencies.push(performance.now() - t0);
-      if (!outcome.ok) throw new Error(`invoke failed: ${JSON.stringify(outcome.error)}`);
-      calls += 1;
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return { calls, elapsed: performance.now() - started, latencies };
+function measureInvoke(sandbox, artifact, inFlight, ms) {
+  return measureInProcess(async () => {
+    const outcome = await sandbox.invoke(ctx.tenantId, 'bench-decoder', artifact, msg(), ctx);
+    if (!outcome.ok) throw new Error(`invoke failed: ${JSON.stringify(outcome.error)}`);
+  }, inFlight, ms);
 }
 
 /** Node-RED's function node: one context per node, the function body wrapped once, runInContext per message. */

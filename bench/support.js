@@ -205,6 +205,30 @@ async function measure(name, options) {
   return print(name, result);
 }
 
+/** The `p`-quantile (0..1) of latency samples in ms. */
+function percentile(samples, p) {
+  const sorted = Float64Array.from(samples).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** Runs `call` (async) from `inFlight` concurrent loops until `ms` have passed: calls, elapsed ms and every call's latency. */
+async function measureInProcess(call, inFlight, ms) {
+  const latencies = [];
+  let calls = 0;
+  const started = performance.now();
+  const deadline = started + ms;
+  async function worker() {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      await call();
+      latencies.push(performance.now() - t0);
+      calls += 1;
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return { calls, elapsed: performance.now() - started, latencies };
+}
+
 function fail(name) {
   return (error) => {
     process.stderr.write(`${name} failed: ${error.message}\n`);
@@ -220,7 +244,9 @@ module.exports = {
   freePort,
   load,
   measure,
+  measureInProcess,
   p50,
+  percentile,
   print,
   startHello,
   startPeer,
