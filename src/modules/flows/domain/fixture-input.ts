@@ -1,5 +1,6 @@
 import type { FieldViolation, ValidationRule } from '../../../shared/errors/error-codes';
 import { instantOf } from '../../../shared/validation/time-window';
+import { rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 export const INPUT_MODES = ['live', 'replay', 'preview', 'fixture'] as const;
 export const PAYLOAD_ENCODINGS = ['base64', 'hex', 'utf8', 'json'] as const;
@@ -10,8 +11,6 @@ export const MAX_ASSERTION_PATH_LENGTH = 500;
 export const MAX_FIXTURES_PER_FLOW = 100;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -44,24 +43,6 @@ class Collector {
   }
 }
 
-/** Whether `data` decodes in `encoding` (base64, hex, utf8 text, JSON text). */
-function decodes(encoding: string, data: string): boolean {
-  switch (encoding) {
-    case 'base64':
-      return BASE64.test(data);
-    case 'hex':
-      return HEX.test(data);
-    case 'json':
-      try {
-        JSON.parse(data);
-        return true;
-      } catch {
-        return false;
-      }
-    default:
-      return true;
-  }
-}
 
 /**
  * A complete input envelope: every field present, `mode` = `fixture` (`expectedMode`), a payload that decodes,
@@ -90,7 +71,7 @@ export function inputViolations(input: unknown, base: string, expectedMode: (typ
       if (payload.data === undefined) v.add(`${base}.rawPayload.data`, 'required', 'Required.');
       else if (typeof payload.data !== 'string') v.add(`${base}.rawPayload.data`, 'type', 'Must be a string.');
       else if (payload.data.length > MAX_PAYLOAD_DATA_LENGTH) v.add(`${base}.rawPayload.data`, 'max_length', `At most ${MAX_PAYLOAD_DATA_LENGTH} characters.`);
-      else if (encodingOk && !decodes(payload.encoding as string, payload.data)) v.add(`${base}.rawPayload.data`, 'format', `Not valid ${String(payload.encoding)}.`);
+      else if (encodingOk && !rawPayloadDecodes(payload.encoding as string, payload.data)) v.add(`${base}.rawPayload.data`, 'format', `Not valid ${String(payload.encoding)}.`);
     }
   }
   for (const key of ['observedAt', 'rawReceivedAt']) {

@@ -1,7 +1,6 @@
+import { BASE64_PATTERN, HEX_PATTERN } from '../../../shared/validation/raw-payload';
 import type { JsonValue } from './engine-types';
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 
 /**
  * The initial message's `payload` from a raw payload: `base64` and `hex` become an array of byte integers,
@@ -13,10 +12,10 @@ export function decodeRawPayload(raw: unknown): { ok: true; payload: JsonValue }
   if (typeof data !== 'string') return { ok: false, message: 'rawPayload.data is not a string.' };
   switch (encoding) {
     case 'base64':
-      if (!BASE64.test(data)) return { ok: false, message: 'rawPayload.data is not base64.' };
+      if (!BASE64_PATTERN.test(data)) return { ok: false, message: 'rawPayload.data is not base64.' };
       return { ok: true, payload: [...Buffer.from(data, 'base64')] };
     case 'hex':
-      if (!HEX.test(data)) return { ok: false, message: 'rawPayload.data is not an even number of hex digits.' };
+      if (!HEX_PATTERN.test(data)) return { ok: false, message: 'rawPayload.data is not an even number of hex digits.' };
       return { ok: true, payload: [...Buffer.from(data, 'hex')] };
     case 'utf8':
       return { ok: true, payload: data };

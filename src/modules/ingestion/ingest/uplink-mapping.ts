@@ -1,5 +1,6 @@
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from '../../flows/domain/fixture-input';
+import { BASE64_PATTERN, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 /** What a network server's uplink maps to, before it is stored. */
 export interface MappedUplink {
@@ -14,7 +15,6 @@ export interface MappedUplink {
 export type MapResult = { kind: 'uplink'; uplink: MappedUplink } | { kind: 'ignored' } | { kind: 'malformed'; violations: FieldViolation[] };
 
 const DEV_EUI = /^[0-9A-Fa-f]{16}$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 /** What older The Things Stack releases send for "no time" (Go's zero time). */
 const ZERO_TIME = /^0001-01-01T00:00:00(?:\.0+)?(?:Z|[+-]00:00)$/i;
@@ -52,7 +52,7 @@ export function mapChirpStackUp(body: unknown): MapResult {
     return malformed('body.deviceInfo.devEui', devEui === undefined ? 'required' : 'format', 'deviceInfo.devEui must be 16 hexadecimal digits.');
   }
   const data = body.data ?? '';
-  if (typeof data !== 'string' || !BASE64.test(data)) return malformed('body.data', 'format', '`data` must be base64.');
+  if (typeof data !== 'string' || !BASE64_PATTERN.test(data)) return malformed('body.data', 'format', '`data` must be base64.');
   const observedAt = instant(body.time);
   if (observedAt === undefined) return malformed('body.time', 'format', '`time` must be an RFC 3339 timestamp.');
   const deduplicationId = typeof body.deduplicationId === 'string' && body.deduplicationId !== '' ? body.deduplicationId : null;
@@ -100,7 +100,7 @@ export function mapTtsMessage(body: unknown): MapResult {
     return malformed('body.end_device_ids.dev_eui', devEui === undefined ? 'required' : 'format', 'end_device_ids.dev_eui must be 16 hexadecimal digits.');
   }
   const frm = uplink.frm_payload ?? '';
-  if (typeof frm !== 'string' || !BASE64.test(frm)) return malformed('body.uplink_message.frm_payload', 'format', '`frm_payload` must be base64.');
+  if (typeof frm !== 'string' || !BASE64_PATTERN.test(frm)) return malformed('body.uplink_message.frm_payload', 'format', '`frm_payload` must be base64.');
   const nsReceived = instant(uplink.received_at);
   if (nsReceived === undefined) return malformed('body.uplink_message.received_at', 'format', 'Must be an RFC 3339 timestamp.');
   const asReceived = instant(body.received_at);
@@ -163,7 +163,7 @@ export function mapHttpUplink(body: unknown): MapResult {
     if (data === undefined) add('body.payload.data', 'required', 'Required.');
     else if (typeof data !== 'string') add('body.payload.data', 'type', 'Must be a string.');
     else if (data.length > MAX_PAYLOAD_DATA_LENGTH) add('body.payload.data', 'max_length', `At most ${MAX_PAYLOAD_DATA_LENGTH} characters.`);
-    else if (known && !decodes(encoding as string, data)) add('body.payload.data', 'format', `Not valid ${String(encoding)}.`);
+    else if (known && !rawPayloadDecodes(encoding as string, data)) add('body.payload.data', 'format', `Not valid ${String(encoding)}.`);
     if (known && typeof data === 'string') rawPayload = { encoding: encoding as string, data };
   }
   const observed = instant(observedAt);
@@ -191,20 +191,3 @@ export function mapHttpUplink(body: unknown): MapResult {
   };
 }
 
-function decodes(encoding: string, data: string): boolean {
-  switch (encoding) {
-    case 'base64':
-      return BASE64.test(data);
-    case 'hex':
-      return /^(?:[0-9a-fA-F]{2})*$/.test(data);
-    case 'json':
-      try {
-        JSON.parse(data);
-        return true;
-      } catch {
-        return false;
-      }
-    default:
-      return true;
-  }
-}

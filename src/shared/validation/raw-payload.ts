@@ -1,0 +1,27 @@
+/**
+ * The one rule for whether a raw payload decodes, shared by the flow engine (which decodes it), fixture inputs and
+ * ingestion (which accept it), so nothing is accepted that an execution would then fail to decode.
+ */
+export const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** An even number of hex digits, either case. */
+export const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})*$/;
+
+/** Whether `data` decodes in `encoding` (base64, hex, JSON text; utf8 text always does). Callers check the encoding name first. */
+export function rawPayloadDecodes(encoding: string, data: string): boolean {
+  switch (encoding) {
+    case 'base64':
+      return BASE64_PATTERN.test(data);
+    case 'hex':
+      return HEX_PATTERN.test(data);
+    case 'json':
+      try {
+        JSON.parse(data);
+        return true;
+      } catch {
+        return false;
+      }
+    default:
+      return true;
+  }
+}
