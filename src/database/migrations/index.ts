@@ -8,6 +8,7 @@ import { EmailRule1764300000000 } from './1764300000000-email-rule';
 import { FlowBlocks1764500000000 } from './1764500000000-flow-blocks';
 import { Flows1764600000000 } from './1764600000000-flows';
 import { Ingestion1764700000000 } from './1764700000000-ingestion';
+import { Processing1764800000000 } from './1764800000000-processing';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   FlowBlocks1764500000000,
   Flows1764600000000,
   Ingestion1764700000000,
+  Processing1764800000000,
 ];
