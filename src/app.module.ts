@@ -18,6 +18,7 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { BlocksModule } from './modules/blocks/blocks.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { IngestionModule } from './modules/ingestion/ingestion.module';
+import { ProcessingModule } from './modules/processing/processing.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
@@ -55,6 +56,7 @@ export class AppModule {
         AuditModule,
         DeviceTypesModule,
         IngestionModule,
+        ProcessingModule,
         DevicesModule,
         TelemetryModule,
         FlowsModule,

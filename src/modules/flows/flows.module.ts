@@ -81,5 +81,6 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     RunFixturesHandler,
     PreviewFlowHandler,
   ],
+  exports: [FlowRunner, FlowEngineModule],
 })
 export class FlowsModule {}
