@@ -193,11 +193,14 @@ describe('live processing', () => {
     await waitProcessed(t, ids, 30_000);
     for (const device of devices) {
       const rows = await t.dataSource.query(
-        `SELECT e.timeseries->>'level' AS level FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
-          WHERE e.device_id = $1 ORDER BY e.started_at, r.received_at`,
+        `SELECT e.timeseries->>'level' AS level, e.started_at FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
+          WHERE e.device_id = $1 ORDER BY r.receipt_seq`,
         [device.deviceId],
       );
       expect(rows.map((r: { level: string }) => Number(r.level))).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.1));
+      // No execution started before the one of the message received before it.
+      const starts = rows.map((r: { started_at: Date }) => r.started_at.getTime());
+      expect(starts).toEqual([...starts].sort((x, y) => x - y));
       const [current] = await t.dataSource.query(`SELECT value FROM device_current_values WHERE device_id = $1`, [device.deviceId]);
       expect(current.value).toBe(39 * 0.1);
     }
