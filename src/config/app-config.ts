@@ -66,6 +66,10 @@ export class AppConfig {
   readonly jobsBackoffBaseMs!: number;
   /** Whole budget of one flow execution, ms; beyond it the execution fails with `timeout`. */
   readonly flowExecutionTimeoutMs!: number;
+  /** Raw messages received longer ago are deleted, unless a fixture pins them or they are still pending. */
+  readonly rawRetentionDays!: number;
+  /** Flow executions started longer ago are deleted (with their e-mail requests). */
+  readonly executionRetentionDays!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -140,6 +144,8 @@ export class AppConfig {
       jobsMaxAttempts: value.JOBS_MAX_ATTEMPTS,
       jobsBackoffBaseMs: value.JOBS_BACKOFF_BASE_MS,
       flowExecutionTimeoutMs: value.FLOW_EXECUTION_TIMEOUT_MS,
+      rawRetentionDays: value.RAW_RETENTION_DAYS,
+      executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

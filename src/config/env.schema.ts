@@ -77,6 +77,8 @@ export const envSchema = Joi.object({
   JOBS_MAX_ATTEMPTS: Joi.number().integer().min(1).max(100).default(5),
   JOBS_BACKOFF_BASE_MS: Joi.number().integer().min(1).max(3600000).default(1000),
   FLOW_EXECUTION_TIMEOUT_MS: Joi.number().integer().min(1).max(60000).default(1000),
+  RAW_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(14),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })
