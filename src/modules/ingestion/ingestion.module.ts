@@ -12,6 +12,7 @@ import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
 import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
+import { UplinkIntake } from './ingest/uplink-intake';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
@@ -31,6 +32,7 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     ListRawMessagesHandler,
     GetRawMessageHandler,
     RawMessageWriter,
+    UplinkIntake,
     ...ingestionMetricProviders,
   ],
   exports: [RawMessageWriter],
