@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HealthModule } from '../../health/health.module';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import {
   CreateIngestionCredentialHandler,
@@ -14,12 +15,16 @@ import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
 import { UplinkIntake } from './ingest/uplink-intake';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
+import { MqttSubscriber } from './mqtt/mqtt-subscriber';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
 
-/** Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads. */
+/**
+ * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
+ * store, raw-message reads.
+ */
 @Module({
-  imports: [PaginationModule],
+  imports: [PaginationModule, HealthModule],
   controllers: [IngestionCredentialsController, IngestController, RawIngestionMessagesController],
   providers: [
     IngestionCredentialReader,
@@ -33,6 +38,7 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     GetRawMessageHandler,
     RawMessageWriter,
     UplinkIntake,
+    MqttSubscriber,
     ...ingestionMetricProviders,
   ],
   exports: [RawMessageWriter],
