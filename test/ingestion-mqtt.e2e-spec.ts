@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { connectAsync, MqttClient } from 'mqtt';
 import { Client } from 'pg';
 import { MqttSubscriber, POISON_AFTER_REFUSALS } from '../src/modules/ingestion/mqtt/mqtt-subscriber';
@@ -255,20 +256,37 @@ describe('MQTT ingestion (ChirpStack)', () => {
     expect(ackIndex(poison)).toBeLessThan(ackIndex(next));
   });
 
-  it('reconnects after a broker restart; readiness reports the broker down meanwhile but stays ready', async () => {
+  it('reconnects after a broker restart, logging the outage once; readiness reports the broker down meanwhile but stays ready', async () => {
     const port = broker.port;
-    publisher.end(true);
-    await broker.close();
-    await waitUntil(async () => (await t.http().get('/readyz')).body.checks.mqtt.status === 'down', 10_000, 'mqtt reported down');
-    const down = await t.http().get('/readyz');
-    expect(down.status).toBe(200);
-    expect(down.body).toMatchObject({ status: 'ready', checks: { database: { status: 'up' }, mqtt: { status: 'down', latencyMs: 0, message: 'not connected to the broker' } } });
-    expect(await metric(t, 'ingestion_mqtt_connected')).toBe(0);
+    const lines = (spy: jest.SpyInstance, prefix: string) => spy.mock.calls.filter(([message]) => String(message).startsWith(prefix));
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const log = jest.spyOn(Logger.prototype, 'log');
+    const debug = jest.spyOn(Logger.prototype, 'debug');
+    try {
+      publisher.end(true);
+      await broker.close();
+      await waitUntil(async () => (await t.http().get('/readyz')).body.checks.mqtt.status === 'down', 10_000, 'mqtt reported down');
+      const down = await t.http().get('/readyz');
+      expect(down.status).toBe(200);
+      expect(down.body).toMatchObject({
+        status: 'ready',
+        checks: { database: { status: 'up' }, mqtt: { status: 'down', latencyMs: 0, message: 'not connected to the broker' } },
+      });
+      expect(await metric(t, 'ingestion_mqtt_connected')).toBe(0);
+      // Let it fail to reconnect twice (after about 1 s, then 2 s more) before the broker comes back.
+      await waitUntil(() => lines(debug, 'MQTT reconnect attempt failed').length >= 2, 15_000, 'two failed reconnects');
 
-    broker = await startTestBroker(port);
-    publisher = await publisherFor(broker);
-    // The new broker has no session: the subscriber subscribes again on connecting.
-    await waitUntil(subscribed, 40_000, 'resubscription after the restart');
+      broker = await startTestBroker(port);
+      publisher = await publisherFor(broker);
+      // The new broker has no session: the subscriber subscribes again on connecting.
+      await waitUntil(subscribed, 40_000, 'resubscription after the restart');
+      expect(lines(warn, 'MQTT disconnected')).toHaveLength(1);
+      expect(lines(log, 'MQTT reconnected')).toEqual([[expect.stringMatching(/^MQTT reconnected to mqtt:\/\/127\.0\.0\.1:\d+ after \d+ s \(new session\)$/)]]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+      debug.mockRestore();
+    }
     expect((await t.http().get('/readyz')).body.checks.mqtt).toEqual({ status: 'up', latencyMs: 0 });
     const eui = devEui();
     const body = upBody(eui);

@@ -254,6 +254,8 @@ export class MqttSubscriber implements OnApplicationBootstrap, BeforeApplication
     );
     this.storing.add(stored);
     void stored.finally(() => this.storing.delete(stored));
+    // Holding `next` holds every packet behind it, PINGRESP included: a database stuck for longer than the
+    // keepalive makes mqtt.js drop the connection, and the broker redelivers what was not acknowledged.
     if (this.deliveries.length < MAX_UNACKNOWLEDGED) next(NOT_ACKNOWLEDGED_HERE);
     else this.resume = () => next(NOT_ACKNOWLEDGED_HERE);
   }
