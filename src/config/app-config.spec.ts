@@ -204,6 +204,52 @@ describe('AppConfig.fromEnv', () => {
     });
   });
 
+  describe('MQTT', () => {
+    it('is off by default', () => {
+      expect(AppConfig.fromEnv({}).mqtt).toBeNull();
+    });
+
+    it('reads the broker, a stable client id and the ChirpStack uplink topic by default', () => {
+      expect(AppConfig.fromEnv({ MQTT_ENABLED: 'true', MQTT_URL: 'mqtt://broker.internal:1883' }).mqtt).toEqual({
+        url: 'mqtt://broker.internal:1883',
+        username: null,
+        password: null,
+        clientId: 'uplink-ingestion',
+        topics: ['application/+/device/+/event/up'],
+        format: 'chirpstack',
+      });
+    });
+
+    it('defaults the topic to the format, splits MQTT_TOPICS on commas and accepts shared subscriptions', () => {
+      const tts = AppConfig.fromEnv({ MQTT_ENABLED: 'on', MQTT_URL: 'mqtts://eu1.cloud.thethings.network:8883', MQTT_FORMAT: 'tts' });
+      expect(tts.mqtt?.topics).toEqual(['v3/+/devices/+/up']);
+      const many = AppConfig.fromEnv({
+        MQTT_ENABLED: '1',
+        MQTT_URL: 'wss://broker.example.com/mqtt',
+        MQTT_USERNAME: 'uplink',
+        MQTT_PASSWORD: 'secret',
+        MQTT_CLIENT_ID: 'uplink-eu-1',
+        MQTT_TOPICS: 'application/+/device/+/event/up, $share/uplink/application/+/device/+/event/#',
+      });
+      expect(many.mqtt).toMatchObject({
+        username: 'uplink',
+        password: 'secret',
+        clientId: 'uplink-eu-1',
+        topics: ['application/+/device/+/event/up', '$share/uplink/application/+/device/+/event/#'],
+      });
+    });
+
+    it('names every MQTT problem in the one start-up message', () => {
+      const { message } = configErrorFor({ MQTT_ENABLED: 'true', MQTT_PASSWORD: 'secret', MQTT_TOPICS: 'a/#/b' });
+      expect(message.split('\n')).toEqual([
+        'Invalid configuration (3 problems):',
+        '  MQTT_TOPICS: MQTT_TOPICS entry a/#/b is not a valid MQTT topic filter (# must be a whole level and the last one)',
+        '  MQTT_USERNAME: is required when MQTT_PASSWORD is set',
+        '  MQTT_URL: is required when MQTT_ENABLED is true',
+      ]);
+    });
+  });
+
   describe('invalid values', () => {
     it.each<[string, NodeJS.ProcessEnv]>([
       ['PORT', { PORT: 'http' }],
@@ -227,6 +273,18 @@ describe('AppConfig.fromEnv', () => {
       ['JOBS_LEASE_MS', { JOBS_LEASE_MS: '50' }],
       ['JOBS_MAX_ATTEMPTS', { JOBS_MAX_ATTEMPTS: '101' }],
       ['JOBS_BACKOFF_BASE_MS', { JOBS_BACKOFF_BASE_MS: '0' }],
+      ['MQTT_ENABLED', { MQTT_ENABLED: 'perhaps' }],
+      ['MQTT_URL', { MQTT_ENABLED: 'true', MQTT_URL: 'http://broker:1883' }],
+      ['MQTT_URL', { MQTT_ENABLED: 'true', MQTT_URL: 'broker:1883' }],
+      ['MQTT_URL', { MQTT_ENABLED: 'true', MQTT_URL: 'mqtt://uplink:secret@broker:1883' }],
+      ['MQTT_URL', { MQTT_ENABLED: 'true' }],
+      ['MQTT_USERNAME', { MQTT_PASSWORD: 'secret' }],
+      ['MQTT_CLIENT_ID', { MQTT_CLIENT_ID: 'two words' }],
+      ['MQTT_TOPICS', { MQTT_TOPICS: 'application/#/up' }],
+      ['MQTT_TOPICS', { MQTT_TOPICS: 'application/x+/up' }],
+      ['MQTT_TOPICS', { MQTT_TOPICS: ' , ' }],
+      ['MQTT_TOPICS', { MQTT_TOPICS: '$share/+/application/#' }],
+      ['MQTT_FORMAT', { MQTT_FORMAT: 'loriot' }],
     ])('rejects a bad %s in one line naming the variable', (variable, env) => {
       const error = configErrorFor(env);
       expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable}: [^\\n]+$`));

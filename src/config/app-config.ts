@@ -1,4 +1,4 @@
-import { envSchema, parseTrustProxy, splitList } from './env.schema';
+import { DEFAULT_MQTT_TOPICS, envSchema, MQTT_FORMATS, parseTrustProxy, splitList } from './env.schema';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +6,17 @@ import { join } from 'node:path';
 export class ConfigValidationError extends Error {}
 
 export type NodeEnv = 'development' | 'test' | 'production';
+
+/** The MQTT ingestion source (platform scope): one broker connection with a persistent session. */
+export interface MqttSettings {
+  url: string;
+  username: string | null;
+  password: string | null;
+  /** Stable across restarts, so the broker keeps this session's QoS 1 messages while the service is away. */
+  clientId: string;
+  topics: readonly string[];
+  format: (typeof MQTT_FORMATS)[number];
+}
 
 /** The one typed view of the environment, validated once at startup and injected where needed. */
 export class AppConfig {
@@ -78,6 +89,8 @@ export class AppConfig {
   readonly rawRetentionDays!: number;
   /** Flow executions started longer ago are deleted (with their e-mail requests). */
   readonly executionRetentionDays!: number;
+  /** Null: MQTT_ENABLED is false (no broker connection). */
+  readonly mqtt!: MqttSettings | null;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -102,6 +115,8 @@ export class AppConfig {
     }
     const admin = platformAdminFrom(present, value as Record<string, unknown>);
     if (Array.isArray(admin)) problems.push(...admin);
+    const mqtt = mqttFrom(present, value as Record<string, unknown>);
+    if (Array.isArray(mqtt)) problems.push(...mqtt);
     if (problems.length === 1) throw new ConfigValidationError(`Invalid configuration: ${problems[0]}`);
     if (problems.length > 1) {
       throw new ConfigValidationError(
@@ -158,6 +173,7 @@ export class AppConfig {
       processingPollIntervalMs: value.PROCESSING_POLL_INTERVAL_MS,
       rawRetentionDays: value.RAW_RETENTION_DAYS,
       executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
+      mqtt: mqtt as MqttSettings | null,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,
@@ -196,6 +212,29 @@ function platformAdminFrom(present: Record<string, unknown>, value: Record<strin
     password: value.PLATFORM_ADMIN_PASSWORD as string,
     displayName: value.PLATFORM_ADMIN_DISPLAY_NAME as string,
     passwordChangeRequired: value.PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED as boolean,
+  };
+}
+
+/**
+ * The MQTT source when MQTT_ENABLED, else null; problems as text lines like every other setting's. MQTT_URL is
+ * required when enabled, and a password needs a user name (an MQTT CONNECT cannot carry one without the other).
+ */
+function mqttFrom(present: Record<string, unknown>, value: Record<string, unknown>): MqttSettings | null | string[] {
+  const problems: string[] = [];
+  if (present.MQTT_PASSWORD !== undefined && present.MQTT_USERNAME === undefined) {
+    problems.push('MQTT_USERNAME: is required when MQTT_PASSWORD is set');
+  }
+  if (value.MQTT_ENABLED !== true) return problems.length > 0 ? problems : null;
+  if (present.MQTT_URL === undefined) problems.push('MQTT_URL: is required when MQTT_ENABLED is true');
+  if (problems.length > 0) return problems;
+  const format = value.MQTT_FORMAT as MqttSettings['format'];
+  return {
+    url: value.MQTT_URL as string,
+    username: (value.MQTT_USERNAME as string | undefined) ?? null,
+    password: (value.MQTT_PASSWORD as string | undefined) ?? null,
+    clientId: value.MQTT_CLIENT_ID as string,
+    topics: splitList((value.MQTT_TOPICS as string | undefined) ?? DEFAULT_MQTT_TOPICS[format]),
+    format,
   };
 }
 

@@ -6,6 +6,14 @@ import { EMAIL_PATTERN } from '../shared/validation/email';
 const PLACEHOLDER_MESSAGE = '{{#label}} is a placeholder value; production needs a random one (e.g. openssl rand -base64 48)';
 const PLACEHOLDER = /change[-_ ]?me|replace[-_ ]?me|placeholder|^(secret|password|token)[-_0-9]*$/i;
 
+export const MQTT_FORMATS = ['chirpstack', 'tts'] as const;
+export const DEFAULT_MQTT_CLIENT_ID = 'uplink-ingestion';
+/** What each format's network server publishes uplinks on, when MQTT_TOPICS is not set. */
+export const DEFAULT_MQTT_TOPICS: Record<(typeof MQTT_FORMATS)[number], string> = {
+  chirpstack: 'application/+/device/+/event/up',
+  tts: 'v3/+/devices/+/up',
+};
+
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off');
 
 /**
@@ -83,6 +91,38 @@ export const envSchema = Joi.object({
   PROCESSING_POLL_INTERVAL_MS: Joi.number().integer().min(10).max(60000).default(250),
   RAW_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
   EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(14),
+  MQTT_ENABLED: bool.default(false),
+  MQTT_URL: Joi.string()
+    .uri({ scheme: ['mqtt', 'mqtts', 'ws', 'wss'] })
+    .custom((value: string, helpers) => (/^[a-z]+:\/\/[^/]*@/i.test(value) ? helpers.error('string.mqttCredentials') : value))
+    .optional()
+    .messages({
+      'string.uri': '{{#label}} must be a broker URL such as mqtt://broker:1883 (schemes mqtt, mqtts, ws, wss)',
+      'string.uriCustomScheme': '{{#label}} must be a broker URL such as mqtt://broker:1883 (schemes mqtt, mqtts, ws, wss)',
+      'string.mqttCredentials': '{{#label}} must not carry credentials: set MQTT_USERNAME and MQTT_PASSWORD instead',
+    }),
+  MQTT_USERNAME: Joi.string().max(256).optional(),
+  MQTT_PASSWORD: Joi.string().max(1024).optional(),
+  MQTT_CLIENT_ID: Joi.string()
+    .pattern(/^[\x21-\x7E]{1,128}$/)
+    .default(DEFAULT_MQTT_CLIENT_ID)
+    .messages({ 'string.pattern.base': '{{#label}} must be 1..128 printable ASCII characters without spaces' }),
+  MQTT_TOPICS: Joi.string()
+    .optional()
+    .custom((value: string, helpers) => {
+      const filters = splitList(value);
+      if (filters.length === 0) return helpers.error('string.mqttTopics');
+      for (const filter of filters) {
+        const problem = mqttTopicFilterProblem(filter);
+        if (problem) return helpers.error('string.mqttTopic', { topic: filter, problem });
+      }
+      return value;
+    })
+    .messages({
+      'string.mqttTopics': '{{#label}} must list at least one topic filter',
+      'string.mqttTopic': '{{#label}} entry {{#topic}} is not a valid MQTT topic filter ({{#problem}})',
+    }),
+  MQTT_FORMAT: Joi.string().valid(...MQTT_FORMATS).default('chirpstack'),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })
@@ -138,4 +178,26 @@ export function splitList(value: string): string[] {
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
+}
+
+/**
+ * Why `filter` is not an MQTT topic filter, or null when it is one: levels split on `/`, `+` fills a whole level,
+ * `#` is a whole level and the last one, no NUL, at most 65535 bytes. A shared subscription
+ * (`$share/<group>/<filter>`) names a group without wildcards before its filter.
+ */
+export function mqttTopicFilterProblem(filter: string): string | null {
+  if (Buffer.byteLength(filter) > 65535) return 'longer than 65535 bytes';
+  if (filter.includes('\u0000')) return 'contains NUL';
+  let levels = filter.split('/');
+  if (levels[0] === '$share') {
+    const group = levels[1] ?? '';
+    if (group === '' || /[+#]/.test(group)) return 'a shared subscription needs a group name without wildcards';
+    levels = levels.slice(2);
+    if (levels.length === 0) return 'a shared subscription needs a topic filter after its group';
+  }
+  for (const [index, level] of levels.entries()) {
+    if (level.includes('#') && (level !== '#' || index !== levels.length - 1)) return '# must be a whole level and the last one';
+    if (level.includes('+') && level !== '+') return '+ must be a whole level';
+  }
+  return null;
 }

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { Public } from '../shared/auth/public.decorator';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { DatabaseHealthIndicator } from './database.health';
+import { ReportedChecks } from './reported-checks';
 
 type CheckResult = { status: 'up' | 'down' } & Record<string, unknown>;
 
@@ -20,6 +21,7 @@ export class HealthController {
   constructor(
     private readonly database: DatabaseHealthIndicator,
     private readonly shutdown: ShutdownState,
+    private readonly reported: ReportedChecks,
   ) {}
 
   /** Liveness touches no dependency: a database outage must not restart pods. */
@@ -39,6 +41,8 @@ export class HealthController {
     if (this.shutdown.isShuttingDown) checks.shutdown = { status: 'down', message: 'shutting down' };
     const ready = Object.values(checks).every((check) => check.status === 'up');
     res.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not_ready', checks };
+    // Reported only: an optional connection (the MQTT broker) being down is visible here but does not take the
+    // replica out of the load balancer, which would stop the HTTP ingestion and the API as well.
+    return { status: ready ? 'ready' : 'not_ready', checks: { ...checks, ...this.reported.snapshot() } };
   }
 }

@@ -55,7 +55,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   HealthController_readyz: {
     summary: 'Readiness probe',
     description: lines(
-      'Answers 200 when the service can serve traffic (the database answers), else 503 with `checks` naming what failed.',
+      'Answers 200 when the service can serve traffic (the database answers, every migration is applied), else 503 with `checks` naming what failed.',
+      'With MQTT_ENABLED, `checks.mqtt` says whether the broker connection is up; it is reported only and never turns the answer 503.',
       'Public, outside `/v1`. Use it as the readiness probe so a replica without its database stops receiving requests.',
     ),
   },
@@ -841,7 +842,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Check every dependency (platform admins)',
     description: lines(
       '**Access**: platform admins only; anyone else gets 403 `platform_admin_required` before anything is checked.',
-      'Always 200. `status` is `ready` when every critical check is up (the same rule as the public `/readyz` probe): `database` (PostgreSQL answers within one second) and `migrations` (every migration of this build is applied; `pending` counts the missing ones). `sandbox` (the script sandbox host compiles a trivial script) is reported but never makes the service unready. Each check carries `latencyMs` and, when down, a fixed `message` (never driver text).',
+      'Always 200. `status` is `ready` when every critical check is up (the same rule as the public `/readyz` probe): `database` (PostgreSQL answers within one second) and `migrations` (every migration of this build is applied; `pending` counts the missing ones). `sandbox` (the script sandbox host compiles a trivial script) and, with MQTT_ENABLED, `mqtt` (connected to the broker) are reported but never make the service unready. Each check carries `latencyMs` and, when down, a fixed `message` (never driver text).',
     ),
   },
   EchoController_echo: {

@@ -1,24 +1,19 @@
 import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Request, Response } from 'express';
-import { Counter } from 'prom-client';
 import getRawBody from 'raw-body';
 import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
 import { OperationId } from '../../openapi/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
 import { SkipRateLimit } from '../../shared/auth/rate-limit.guard';
 import { correlationIdOf } from '../../shared/context/correlation-id';
-import { DomainError, ValidationFailedError } from '../../shared/errors/domain-error';
-import { parseJsonBody } from '../../shared/http/json-body.middleware';
+import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { IngestAckResponse } from './domain/ingest-ack.response.dto';
 import type { IngestSource } from './domain/raw-ingestion-message.entity';
-import { INGESTION_MESSAGES_TOTAL } from './ingest/ingestion-metrics';
 import { IngestionCaller, ingestionCallerOf, IngestionTokenGuard } from './ingest/ingestion-token.guard';
-import { RawMessageWriter } from './ingest/raw-message-writer';
+import { INGEST_BODY_LIMIT, UplinkIntake } from './ingest/uplink-intake';
 import { MapResult, mapChirpStackUp, mapHttpUplink, mapTtsMessage } from './ingest/uplink-mapping';
 
-export const INGEST_BODY_LIMIT = 256 * 1024;
 const JSON_CONTENT_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;|$)/i;
 const CHIRPSTACK_IGNORED = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'];
 const ENABLE_JSON =
@@ -36,10 +31,7 @@ const ENABLE_JSON =
 @UseGuards(IngestionTokenGuard)
 @Controller('v1/ingestion')
 export class IngestController {
-  constructor(
-    private readonly writer: RawMessageWriter,
-    @InjectMetric(INGESTION_MESSAGES_TOTAL) private readonly messages: Counter<string>,
-  ) {}
+  constructor(private readonly intake: UplinkIntake) {}
 
   @Post('chirpstack')
   @OperationId('IngestChirpStackController_ingest')
@@ -110,7 +102,7 @@ export class IngestController {
   }
 
   private ignored(source: IngestSource, res: Response): undefined {
-    this.messages.inc({ source, status: 'ignored' });
+    this.intake.ignored(source);
     res.status(204);
     return undefined;
   }
@@ -125,40 +117,26 @@ export class IngestController {
     req: Request,
     res: Response,
   ): Promise<IngestAckResponse | undefined> {
-    const receivedAt = new Date();
-    const parsed = parseJsonBody(body);
-    const result: MapResult =
-      parsed instanceof DomainError
-        ? { kind: 'malformed', violations: parsed instanceof ValidationFailedError ? parsed.fields : [{ path: 'body', rule: 'json', message: parsed.message }] }
-        : map(parsed.value);
-    if (result.kind === 'ignored') return this.ignored(source, res);
-    const base = {
+    const outcome = await this.intake.take({
       source,
       event,
       credentialId: caller.credentialId,
       tenantId: caller.tenantId,
-      dedupScope: caller.tenantId ? `tenant:${caller.tenantId}` : 'platform',
-      correlationId: correlationIdOf(req).slice(0, 128),
-      contentType: contentType.slice(0, 200),
+      correlationId: correlationIdOf(req),
+      contentType,
       body,
-      receivedAt,
-    };
-    try {
-      if (result.kind === 'malformed') {
-        await this.writer.store({ ...base, dedupKey: null, devEui: null, observedAt: null, rawPayload: null, connectionData: null, status: 'rejected' });
-        this.messages.inc({ source, status: 'rejected' });
-        throw new ValidationFailedError(
-          result.violations.length > 0 ? result.violations : [{ path: 'body', rule: 'json', message: 'The uplink could not be mapped.' }],
-        );
-      }
-      const { uplink } = result;
-      const ack = await this.writer.store({ ...base, ...uplink, status: 'pending' });
-      this.messages.inc({ source, status: ack.duplicate ? 'duplicate' : 'accepted' });
-      return ack;
-    } catch (error) {
-      if (!(error instanceof ValidationFailedError)) this.messages.inc({ source, status: 'failed' });
-      throw error;
+      map,
+    });
+    if (outcome.kind === 'ignored') {
+      res.status(204);
+      return undefined;
     }
+    if (outcome.kind === 'rejected') {
+      throw new ValidationFailedError(
+        outcome.violations.length > 0 ? outcome.violations : [{ path: 'body', rule: 'json', message: 'The uplink could not be mapped.' }],
+      );
+    }
+    return outcome.ack;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HealthModule } from '../../health/health.module';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import {
   CreateIngestionCredentialHandler,
@@ -12,18 +13,20 @@ import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
 import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
+import { UplinkIntake } from './ingest/uplink-intake';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
+import { MqttSubscriber } from './mqtt/mqtt-subscriber';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
 import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
 
 /**
- * Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads,
- * and retention of raw messages, executions and dedup keys.
+ * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
+ * store, raw-message reads, and retention of raw messages, executions and dedup keys.
  */
 @Module({
-  imports: [PaginationModule],
+  imports: [PaginationModule, HealthModule],
   controllers: [IngestionCredentialsController, IngestController, RawIngestionMessagesController],
   providers: [
     IngestionCredentialReader,
@@ -38,6 +41,8 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     RawMessageWriter,
     RetentionSweeper,
     RetentionJob,
+    UplinkIntake,
+    MqttSubscriber,
     ...ingestionMetricProviders,
   ],
   exports: [RawMessageWriter],

@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DatabaseHealthIndicator } from '../../../health/database.health';
+import { ReportedChecks } from '../../../health/reported-checks';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import { GetReadinessQuery } from './get-readiness.query';
 import { ComponentCheck, ReadinessResponse } from './readiness.response.dto';
@@ -10,7 +11,8 @@ const PROBE_SCRIPT = 'function transform(msg) { return msg; }';
 
 /**
  * Every dependency with its state and latency. The service is `ready` when the critical ones (database,
- * migrations) are up, the same rule as `/readyz`; the sandbox is reported but never makes it unready.
+ * migrations) are up, the same rule as `/readyz`; the sandbox and the registered ReportedChecks (the MQTT broker
+ * connection when enabled) are reported but never make it unready.
  * Messages are fixed texts, never driver or host output.
  */
 @QueryHandler(GetReadinessQuery)
@@ -18,11 +20,12 @@ export class GetReadinessHandler implements IQueryHandler<GetReadinessQuery, Rea
   constructor(
     private readonly database: DatabaseHealthIndicator,
     private readonly sandbox: ScriptSandbox,
+    private readonly reported: ReportedChecks,
   ) {}
 
   async execute(): Promise<ReadinessResponse> {
     const [ping, migrations, sandbox] = await Promise.all([this.database.ping(), this.database.migrations(), this.sandboxCheck()]);
-    const checks = { database: ping.database as ComponentCheck, migrations: migrations.migrations as ComponentCheck, sandbox };
+    const checks = { database: ping.database as ComponentCheck, migrations: migrations.migrations as ComponentCheck, sandbox, ...this.reported.snapshot() };
     const ready = checks.database.status === 'up' && checks.migrations.status === 'up';
     return { status: ready ? 'ready' : 'not_ready', checks };
   }

@@ -23,6 +23,12 @@ export class ReadinessChecks {
 
   @ApiProperty({ type: ComponentCheck, description: 'The script sandbox host compiles a trivial script. Reported, never makes the service unready.' })
   sandbox!: ComponentCheck;
+
+  @ApiPropertyOptional({
+    type: ComponentCheck,
+    description: 'Only when MQTT_ENABLED: `up` while connected to the broker. Reported, never makes the service unready.',
+  })
+  mqtt?: ComponentCheck;
 }
 
 export class ReadinessResponse {

@@ -37,6 +37,11 @@ describe('mapChirpStackUp', () => {
     expect(mapChirpStackUp({ deviceInfo: { devEui: '0a0b0c0d0e0f1011' }, time: 'now' })).toMatchObject({ kind: 'malformed' });
     expect(mapChirpStackUp([])).toMatchObject({ kind: 'malformed' });
   });
+
+  it('keeps the dedup key within its 300-character column', () => {
+    const result = mapChirpStackUp({ deviceInfo: { devEui: '0a0b0c0d0e0f1011' }, deduplicationId: 'x'.repeat(400) });
+    expect(result).toMatchObject({ kind: 'uplink', uplink: { dedupKey: `chirpstack:${'x'.repeat(289)}` } });
+  });
 });
 
 describe('mapTtsMessage', () => {

@@ -76,7 +76,8 @@ export function mapChirpStackUp(body: unknown): MapResult {
       observedAt,
       rawPayload: { encoding: 'base64', data },
       connectionData,
-      dedupKey: deduplicationId === null ? null : `chirpstack:${deduplicationId}`,
+      // Cut to the key column's 300 characters (real ids are UUIDs): a longer one must not make the row unstorable.
+      dedupKey: deduplicationId === null ? null : `chirpstack:${deduplicationId}`.slice(0, 300),
     },
   };
 }
