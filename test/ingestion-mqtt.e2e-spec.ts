@@ -69,6 +69,7 @@ async function holdDedupClaim(t: TestApp, key: string): Promise<Client> {
   return client;
 }
 
+// Processing is off: these tests check the stored raw rows before any routing.
 describe('MQTT ingestion (ChirpStack)', () => {
   const CLIENT_ID = 'uplink-e2e';
   let broker: TestBroker;
@@ -80,7 +81,7 @@ describe('MQTT ingestion (ChirpStack)', () => {
   beforeAll(async () => {
     broker = await startTestBroker();
     t = await startTestApp({
-      env: { MQTT_ENABLED: 'true', MQTT_URL: broker.url, MQTT_CLIENT_ID: CLIENT_ID, MQTT_TOPICS: 'application/+/device/+/event/+' },
+      env: { PROCESSING_ENABLED: 'false', MQTT_ENABLED: 'true', MQTT_URL: broker.url, MQTT_CLIENT_ID: CLIENT_ID, MQTT_TOPICS: 'application/+/device/+/event/+' },
     });
     publisher = await publisherFor(broker);
     await waitUntil(subscribed, 10_000, 'subscription');
@@ -300,6 +301,7 @@ describe('MQTT ingestion (ChirpStack)', () => {
   });
 });
 
+// Processing is off: these tests check the stored raw rows before any routing.
 describe('MQTT ingestion (The Things Stack)', () => {
   const CLIENT_ID = 'uplink-e2e-tts';
   let broker: TestBroker;
@@ -311,6 +313,7 @@ describe('MQTT ingestion (The Things Stack)', () => {
     broker = await startTestBroker();
     t = await startTestApp({
       env: {
+        PROCESSING_ENABLED: 'false',
         MQTT_ENABLED: 'true',
         MQTT_URL: broker.url,
         MQTT_CLIENT_ID: CLIENT_ID,
@@ -363,6 +366,7 @@ describe('MQTT ingestion (The Things Stack)', () => {
   });
 });
 
+// Processing is off: these tests check the stored raw rows before any routing.
 describe('MQTT ingestion shutdown', () => {
   const CLIENT_ID = 'uplink-e2e-stop';
   let broker: TestBroker;
@@ -371,7 +375,7 @@ describe('MQTT ingestion shutdown', () => {
 
   beforeAll(async () => {
     broker = await startTestBroker();
-    t = await startTestApp({ env: { MQTT_ENABLED: 'true', MQTT_URL: broker.url, MQTT_CLIENT_ID: CLIENT_ID } });
+    t = await startTestApp({ env: { PROCESSING_ENABLED: 'false', MQTT_ENABLED: 'true', MQTT_URL: broker.url, MQTT_CLIENT_ID: CLIENT_ID } });
     publisher = await publisherFor(broker);
     await waitUntil(() => broker.subscriptions.some((subscription) => subscription.clientId === CLIENT_ID), 10_000, 'subscription');
   });
