@@ -20,6 +20,7 @@ import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { IngestionModule } from './modules/ingestion/ingestion.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
+import { ProcessingModule } from './modules/processing/processing.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
@@ -58,6 +59,7 @@ export class AppModule {
         DevicesModule,
         TelemetryModule,
         FlowsModule,
+        ProcessingModule,
         DiagnosticsModule,
         SandboxModule,
         BlocksModule,

@@ -81,5 +81,6 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     RunFixturesHandler,
     PreviewFlowHandler,
   ],
+  exports: [FlowRepository, FlowVersionStore, FlowRunner, ParameterOverrideRepository],
 })
 export class FlowsModule {}
