@@ -18,9 +18,9 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { BlocksModule } from './modules/blocks/blocks.module';
 import { DeviceTypesModule } from './modules/device-types/device-types.module';
 import { IngestionModule } from './modules/ingestion/ingestion.module';
+import { ProcessingModule } from './modules/processing/processing.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
-import { ProcessingModule } from './modules/processing/processing.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
@@ -56,10 +56,10 @@ export class AppModule {
         AuditModule,
         DeviceTypesModule,
         IngestionModule,
+        ProcessingModule,
         DevicesModule,
         TelemetryModule,
         FlowsModule,
-        ProcessingModule,
         DiagnosticsModule,
         SandboxModule,
         BlocksModule,

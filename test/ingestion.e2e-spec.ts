@@ -23,7 +23,7 @@ const rawRow = async (id: string) =>
   (await t.dataSource.query(`SELECT *, convert_from(body, 'UTF8') AS text FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [id]))[0];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { PROCESSING_ENABLED: 'false' } });
   admin = as(t, (await loginAdmin(t)).accessToken);
   tenant = await seedTenant(t);
   const created = await admin.post(`/v1/tenants/${tenant.tenantNumber}/ingestion-credentials`, { name: 'ChirpStack EU' });

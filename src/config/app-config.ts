@@ -66,6 +66,14 @@ export class AppConfig {
   readonly jobsBackoffBaseMs!: number;
   /** Whole budget of one flow execution, ms; beyond it the execution fails with `timeout`. */
   readonly flowExecutionTimeoutMs!: number;
+  /** False: this replica stores uplinks but processes none (ingest only). */
+  readonly processingEnabled!: boolean;
+  /** Concurrent claim-run-commit loops of one replica. */
+  readonly processingWorkers!: number;
+  /** Raw messages one worker claims and commits at once. */
+  readonly processingBatchSize!: number;
+  /** Fallback poll for pending messages stored by other replicas, ms. */
+  readonly processingPollIntervalMs!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -140,6 +148,10 @@ export class AppConfig {
       jobsMaxAttempts: value.JOBS_MAX_ATTEMPTS,
       jobsBackoffBaseMs: value.JOBS_BACKOFF_BASE_MS,
       flowExecutionTimeoutMs: value.FLOW_EXECUTION_TIMEOUT_MS,
+      processingEnabled: value.PROCESSING_ENABLED,
+      processingWorkers: value.PROCESSING_WORKERS,
+      processingBatchSize: value.PROCESSING_BATCH_SIZE,
+      processingPollIntervalMs: value.PROCESSING_POLL_INTERVAL_MS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

@@ -77,6 +77,10 @@ export const envSchema = Joi.object({
   JOBS_MAX_ATTEMPTS: Joi.number().integer().min(1).max(100).default(5),
   JOBS_BACKOFF_BASE_MS: Joi.number().integer().min(1).max(3600000).default(1000),
   FLOW_EXECUTION_TIMEOUT_MS: Joi.number().integer().min(1).max(60000).default(1000),
+  PROCESSING_ENABLED: bool.default(true),
+  PROCESSING_WORKERS: Joi.number().integer().min(1).max(32).default(2),
+  PROCESSING_BATCH_SIZE: Joi.number().integer().min(1).max(1000).default(250),
+  PROCESSING_POLL_INTERVAL_MS: Joi.number().integer().min(10).max(60000).default(250),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })

@@ -11,6 +11,9 @@ import { FlowVersionStore } from './flow-version-store';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup } from './graph/block-version-lookup';
 import type { FlowGraph, ParameterDeclaration } from './graph/flow-graph';
 
+/** The device type's field tag: `$1` is the device type id. */
+export const FIELD_TAG_SQL = `SELECT coalesce(max(updated_at)::text, '') || '/' || count(*) AS tag FROM device_field_definitions WHERE device_type_id = $1`;
+
 /** A version ready to run: its plan and declared defaults. Holds no database connection. */
 export interface PreparedVersion {
   flowVersionId: string;
@@ -57,10 +60,6 @@ export class FlowRunner {
     }
     const graph = version.row.graph as FlowGraph;
     const parameters = version.row.parameters as ParameterDeclaration[];
-    const [stamp] = await this.dataSource.query<{ tag: string }[]>(
-      `SELECT coalesce(max(updated_at)::text, '') || '/' || count(*) AS tag FROM device_field_definitions WHERE device_type_id = $1`,
-      [flow.deviceTypeId],
-    );
     const forPlan = {
       flowVersionId: version.versionId,
       graph,
@@ -68,9 +67,17 @@ export class FlowRunner {
       status: version.status,
       releasedAt: (version.row.released_at as Date | null) ?? null,
     } as FlowVersionForPlan;
+    const plan = await this.planOf(flow.deviceTypeId, forPlan, await this.fieldTag(flow.deviceTypeId));
+    return { flowVersionId: version.versionId, plan, defaults: Object.fromEntries(parameters.map((p) => [p.key, (p.defaultValue ?? null) as JsonObject[string]])) };
+  }
+
+  /**
+   * The stored version's plan, cached and compiled again when `fieldTag` (the device type's newest field change,
+   * see fieldTag) differs from the cached plan's. A graph that cannot run is 422 FLOW_FAILURE.
+   */
+  async planOf(deviceTypeId: string, version: FlowVersionForPlan, fieldTag: string): Promise<ExecutionPlan> {
     try {
-      const plan = await this.engine.plan(forPlan, () => this.loadPlanSource(flow.deviceTypeId, graph), stamp?.tag);
-      return { flowVersionId: version.versionId, plan, defaults: Object.fromEntries(parameters.map((p) => [p.key, (p.defaultValue ?? null) as JsonObject[string]])) };
+      return await this.engine.plan(version, () => this.loadPlanSource(deviceTypeId, version.graph as FlowGraph), fieldTag);
     } catch (error) {
       if (error instanceof FlowPlanError) {
         throw new DomainError('FLOW_FAILURE', `The flow version cannot run: ${error.message}`, {
@@ -80,6 +87,12 @@ export class FlowRunner {
       }
       throw error;
     }
+  }
+
+  /** Changes whenever a field of the device type is added or changed: plans compiled under another tag are stale. */
+  async fieldTag(deviceTypeId: string): Promise<string> {
+    const [stamp] = await this.dataSource.query<{ tag: string }[]>(FIELD_TAG_SQL, [deviceTypeId]);
+    return stamp?.tag ?? '';
   }
 
   /**

@@ -59,8 +59,15 @@ export class RawMessageWriter {
   private readonly logger = new Logger('Ingestion');
   private queue: Waiting[] = [];
   private flushing = false;
+  private readonly storedListeners = new Set<() => void>();
 
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Calls `listener` after each committed batch (the processing workers wake up instead of waiting for their poll). */
+  onStored(listener: () => void): () => void {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
+  }
 
   store(input: RawMessageInput): Promise<StoredAck> {
     return new Promise<StoredAck>((resolve, reject) => {
@@ -96,6 +103,7 @@ export class RawMessageWriter {
   private async commit(batch: Waiting[]): Promise<void> {
     const acks = await this.dataSource.transaction((manager) => this.write(manager, batch));
     batch.forEach((waiting, index) => waiting.resolve(acks[index]!));
+    for (const listener of this.storedListeners) listener();
   }
 
   private fail(batch: Waiting[], error: unknown): void {

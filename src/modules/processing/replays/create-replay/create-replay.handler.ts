@@ -12,7 +12,7 @@ import { FlowVersionStore } from '../../../flows/domain/flow-version-store';
 import { FlowReplayEntity } from '../domain/flow-replay.entity';
 import { replayInProgress } from '../domain/replay.errors';
 import { ReplayResponse } from '../domain/replay.response.dto';
-import { REPLAY_JOB } from '../run-replay/replay-job';
+import { REPLAY_JOB, replayJobKey } from '../run-replay/replay-job';
 import { CreateReplayCommand } from './create-replay.command';
 
 /**
@@ -53,7 +53,7 @@ export class CreateReplayHandler implements ICommandHandler<CreateReplayCommand,
           dryRun,
           requestedBy: caller.principal.userId,
         });
-        await tx.enqueue({ name: REPLAY_JOB, payload: { replayId }, key: `replay:${replayId}` });
+        await tx.enqueue({ name: REPLAY_JOB, payload: { replayId }, key: replayJobKey(replayId) });
         const replay = await tx.manager.findOneByOrFail(FlowReplayEntity, { replayId });
         await tx.audit({
           eventType: 'flow_replay.created',

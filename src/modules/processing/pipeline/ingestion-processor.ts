@@ -1,0 +1,233 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectMetric } from '@willsoto/nestjs-prometheus';
+import type { Counter } from 'prom-client';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
+import { SandboxUnavailableError } from '../../flows/engine/custom-executor';
+import type { JsonObject } from '../../flows/engine/engine-types';
+import { FlowMessageRunner, MessageOutcome, PreparedFlowVersion, RoutedDevice } from '../run/flow-message-runner';
+import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';
+import { claimedRowToUplink, CLAIM_SQL, ClaimedRow, decideRoute, ROUTE_SQL, RouteRow, RoutingDecision } from './routing';
+
+/** What one batch did (for tests and benchmarks). */
+export interface BatchSummary {
+  claimed: number;
+  /** Claimed but left for later: an earlier message of the same devEui is still being processed elsewhere. */
+  deferred: number;
+  processed: number;
+}
+
+interface RawUpdate {
+  id: string;
+  status: string;
+  reason: string | null;
+  deviceId: string | null;
+  tenantId: string | null;
+  flowExecutionId: string | null;
+}
+
+/**
+ * The live processing pipeline. Each worker loops: in one transaction it claims the oldest pending raw messages
+ * (`FOR UPDATE SKIP LOCKED`, so workers and replicas never take the same message), routes them, runs the active
+ * flow version of each routed device, and stores the values, one execution per run message and every message's
+ * outcome, then commits. A crash before the commit leaves the messages pending for the next worker: no message is
+ * processed twice and none is skipped.
+ *
+ * Per-device receipt order: a message is run only when no earlier message of its devEui is pending outside this
+ * worker's claim (one held by another worker stays pending until that worker commits), and the messages of one
+ * device in a batch run one after another in receipt order. Devices run concurrently.
+ *
+ * The transaction commits without waiting for the WAL flush: a database crash can lose only whole latest batches,
+ * which puts their messages back to pending, and they are processed again from the stored raw message.
+ */
+@Injectable()
+export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Processing');
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wakers = new Set<() => void>();
+  private unsubscribe: (() => void) | null = null;
+  private lastFailureLog = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly runner: FlowMessageRunner,
+    private readonly writer: RawMessageWriter,
+    @InjectMetric(INGESTION_PROCESSED_TOTAL) private readonly processedTotal: Counter<'status' | 'reason'>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.processingEnabled) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.writer.onStored(() => this.wakeAll());
+    this.loops = Array.from({ length: this.config.processingWorkers }, () => this.loop());
+  }
+
+  /** Stops claiming; the batches in flight commit first. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wakeAll();
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.wakers) wake();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let summary: BatchSummary | null = null;
+      try {
+        summary = await this.processBatch();
+      } catch (error) {
+        this.logFailure(error);
+      }
+      if (!this.running) break;
+      // A full batch: there is probably more. Otherwise wait for a commit of this replica or the poll.
+      if (summary && summary.processed > 0 && summary.claimed >= this.config.processingBatchSize) continue;
+      await this.idle(summary === null ? Math.max(this.config.processingPollIntervalMs, 1000) : this.config.processingPollIntervalMs);
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+
+  /** Claims, runs and commits one batch. Exposed for tests and benchmarks. */
+  async processBatch(batchSize = this.config.processingBatchSize): Promise<BatchSummary> {
+    const queryRunner = this.dataSource.createQueryRunner();
+    await queryRunner.connect();
+    try {
+      await queryRunner.startTransaction();
+      const manager = queryRunner.manager;
+      await manager.query('SET LOCAL synchronous_commit = off');
+      const claimed = await manager.query<ClaimedRow[]>(CLAIM_SQL, [batchSize]);
+      const ready = claimed.filter((row) => !row.blocked);
+      const updates = ready.length > 0 ? await this.processClaimed(manager, ready) : [];
+      if (updates.length > 0) await this.recordOutcomes(manager, updates);
+      await queryRunner.commitTransaction();
+      for (const update of updates) this.processedTotal.inc({ status: update.status, reason: update.reason ?? '' });
+      return { claimed: claimed.length, deferred: claimed.length - ready.length, processed: updates.length };
+    } catch (error) {
+      if (queryRunner.isTransactionActive) await queryRunner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await queryRunner.release();
+    }
+  }
+
+  private async processClaimed(manager: EntityManager, rows: ClaimedRow[]): Promise<RawUpdate[]> {
+    const devEuis = [...new Set(rows.map((row) => row.dev_eui).filter((eui): eui is string => eui !== null))];
+    const routes = devEuis.length > 0 ? await manager.query<RouteRow[]>(ROUTE_SQL, [devEuis]) : [];
+    const byEui = new Map(routes.map((route) => [route.dev_eui, route]));
+
+    const updates = new Map<string, RawUpdate>();
+    const toRun: { row: ClaimedRow; decision: Extract<RoutingDecision, { kind: 'run' }> }[] = [];
+    for (const row of rows) {
+      const decision = decideRoute(row, row.dev_eui === null ? undefined : byEui.get(row.dev_eui));
+      if (decision.kind === 'run') toRun.push({ row, decision });
+      else updates.set(row.raw_ingestion_message_id, { id: row.raw_ingestion_message_id, ...decision.update, flowExecutionId: null });
+    }
+    if (toRun.length > 0) {
+      const outcomes = await this.runAll(manager, toRun);
+      const stored = await this.runner.store(manager, outcomes, { mode: 'live' });
+      for (const outcome of stored) {
+        updates.set(outcome.message.rawIngestionMessageId, {
+          id: outcome.message.rawIngestionMessageId,
+          status: 'processed',
+          reason: null,
+          deviceId: outcome.device.deviceId,
+          tenantId: outcome.device.tenantId,
+          flowExecutionId: outcome.flowExecutionId,
+        });
+      }
+    }
+    // In claim order, so the outcome updates lock rows in the order the claim did.
+    return rows.map((row) => updates.get(row.raw_ingestion_message_id)!);
+  }
+
+  /** Runs the routed messages: devices concurrently, each device's messages in receipt order. */
+  private async runAll(manager: EntityManager, toRun: { row: ClaimedRow; decision: Extract<RoutingDecision, { kind: 'run' }> }[]): Promise<MessageOutcome[]> {
+    const prepared = new Map<string, PreparedFlowVersion>();
+    for (const { decision } of toRun) {
+      if (!prepared.has(decision.flowVersionId)) prepared.set(decision.flowVersionId, await this.runner.prepare(decision.flowVersionId, decision.fieldTag, manager));
+    }
+    const parameters = new Map<string, Map<string, JsonObject>>();
+    for (const [versionId, version] of prepared) {
+      const devices = uniqueDevices(toRun.filter((item) => item.decision.flowVersionId === versionId).map((item) => item.decision.device));
+      parameters.set(versionId, await this.runner.parametersFor(manager, version, devices));
+    }
+
+    const byDevice = new Map<string, { row: ClaimedRow; decision: Extract<RoutingDecision, { kind: 'run' }> }[]>();
+    for (const item of toRun) {
+      const list = byDevice.get(item.decision.device.deviceId) ?? [];
+      list.push(item);
+      byDevice.set(item.decision.device.deviceId, list);
+    }
+    const results = await Promise.all(
+      [...byDevice.values()].map(async (items) => {
+        const outcomes: MessageOutcome[] = [];
+        for (const { row, decision } of items) {
+          const version = prepared.get(decision.flowVersionId)!;
+          const message = claimedRowToUplink(row);
+          const params = parameters.get(decision.flowVersionId)?.get(decision.device.deviceId) ?? {};
+          outcomes.push(await this.runner.run(version, message, decision.device, params, 'live'));
+        }
+        return outcomes;
+      }),
+    );
+    return results.flat();
+  }
+
+  private async recordOutcomes(manager: EntityManager, updates: RawUpdate[]): Promise<void> {
+    await manager.query(
+      `UPDATE raw_ingestion_messages r
+          SET processing_status = u.status, processing_reason = u.reason, device_id = u.device_id,
+              tenant_id = coalesce(u.tenant_id, r.tenant_id), flow_execution_id = u.flow_execution_id
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::uuid[], $5::uuid[], $6::uuid[])
+              AS u(id, status, reason, device_id, tenant_id, flow_execution_id)
+        WHERE r.raw_ingestion_message_id = u.id`,
+      [
+        updates.map((u) => u.id),
+        updates.map((u) => u.status),
+        updates.map((u) => u.reason),
+        updates.map((u) => u.deviceId),
+        updates.map((u) => u.tenantId),
+        updates.map((u) => u.flowExecutionId),
+      ],
+    );
+  }
+
+  private logFailure(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastFailureLog < 10_000) return;
+    this.lastFailureLog = now;
+    const reason = error instanceof SandboxUnavailableError ? 'the script sandbox is unavailable' : error instanceof Error ? error.message : String(error);
+    this.logger.warn(`Processing a batch failed (${reason}); its messages stay pending and are retried.`);
+  }
+}
+
+function uniqueDevices(devices: RoutedDevice[]): RoutedDevice[] {
+  return [...new Map(devices.map((device) => [device.deviceId, device])).values()];
+}

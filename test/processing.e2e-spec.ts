@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { IngestionProcessor } from '../src/modules/processing/pipeline/ingestion-processor';
+import { loginAdmin } from './support/auth';
+import { randomDevEui, seedDevice } from './support/devices';
+import { bend, blockNode, pipelineGraph } from './support/flows';
+import { as } from './support/http';
+import { seedLiveFlow, waitProcessed } from './support/processing';
+import { seedTenant, SeededTenant } from './support/tenancy';
+import { startTestApp, TestApp } from './support/test-app';
+import { chirpstackUp } from './fixtures/ingestion/bodies';
+
+/*
+ * The live processing pipeline: stored uplinks routed to their device, run through the active flow version, values
+ * stored, one execution per message, every outcome recorded on the raw message. The flow decodes a big-endian
+ * uint16 and scales it by 0.1 into `level`.
+ */
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+let tenant: SeededTenant;
+let tenantToken: string;
+let platformToken: string;
+
+const hex = (value: number) => Buffer.from([value >> 8, value & 0xff]).toString('base64');
+
+function post(token: string, devEui: string, data: string, options: { dedup?: string; time?: string; correlationId?: string } = {}) {
+  const body = { ...chirpstackUp(devEui.toLowerCase(), options.dedup ?? randomUUID()), data, ...(options.time ? { time: options.time } : {}) };
+  const req = t.http().post('/v1/ingestion/chirpstack?event=up').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json');
+  if (options.correlationId) req.set('X-Correlation-Id', options.correlationId);
+  return req.send(JSON.stringify(body));
+}
+
+async function ingest(token: string, devEui: string, value: number, options: { dedup?: string; time?: string; correlationId?: string } = {}): Promise<string> {
+  const res = await post(token, devEui, hex(value), options);
+  expect(res.status).toBe(202);
+  return res.body.rawIngestionMessageId as string;
+}
+
+const raw = async (id: string) =>
+  (await t.dataSource.query(`SELECT processing_status, processing_reason, device_id, tenant_id, flow_execution_id FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [id]))[0];
+
+const execution = async (id: string) => (await t.dataSource.query(`SELECT * FROM flow_executions WHERE flow_execution_id = $1`, [id]))[0];
+
+async function deviceFor(target: SeededTenant, typeId: string, devEui = randomDevEui()) {
+  return seedDevice(t, target, { deviceTypeId: typeId, key: '' }, null, { devEui });
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { PROCESSING_WORKERS: '3', PROCESSING_BATCH_SIZE: '50' } });
+  admin = as(t, (await loginAdmin(t)).accessToken);
+  tenant = await seedTenant(t);
+  tenantToken = (await admin.post(`/v1/tenants/${tenant.tenantNumber}/ingestion-credentials`, { name: 'tenant NS' }).expect(201)).body.token;
+  platformToken = (await admin.post('/v1/ingestion-credentials', { name: 'shared NS' }).expect(201)).body.token;
+});
+
+afterAll(() => t.close());
+
+describe('live processing', () => {
+  it('runs the active flow: values stored, one execution with a compact trace, the raw message processed', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    const id = await ingest(tenantToken, device.devEui, 255, { time: '2026-03-14T09:34:15.775023242+00:00', correlationId: 'corr-live-1' });
+    await waitProcessed(t, [id]);
+    const row = await raw(id);
+    expect(row).toMatchObject({ processing_status: 'processed', processing_reason: null, device_id: device.deviceId, tenant_id: tenant.tenantId });
+    const run = await execution(row.flow_execution_id);
+    expect(run).toMatchObject({
+      flow_id: flow.flowId,
+      flow_version_id: flow.versionId,
+      version_number: 2,
+      device_id: device.deviceId,
+      mode: 'live',
+      replay_id: null,
+      raw_ingestion_message_id: id,
+      correlation_id: 'corr-live-1',
+      status: 'succeeded',
+      error: null,
+      current: { level: 25.5 },
+      timeseries: { level: 25.5 },
+    });
+    expect(run.observed_at.toISOString()).toBe('2026-03-14T09:34:15.775Z');
+    expect(run.trace.map((node: { n: string; s: string }) => [node.n, node.s])).toEqual([
+      ['decode', 'succeeded'],
+      ['scale', 'succeeded'],
+      ['current', 'succeeded'],
+      ['history', 'succeeded'],
+    ]);
+    expect(run.trace[0].o).toBeUndefined();
+
+    const current = await admin.get(`/v1/devices/${device.deviceId}/current-values`).expect(200);
+    expect(JSON.stringify(current.body)).toContain('25.5');
+    const [point] = await t.dataSource.query(`SELECT value_num, observed_at FROM measurements WHERE device_id = $1`, [device.deviceId]);
+    expect(point.value_num).toBe(25.5);
+    expect(point.observed_at.toISOString()).toBe('2026-03-14T09:34:15.775Z');
+  });
+
+  it('records every routing outcome with its reason', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const other = await seedTenant(t);
+    const otherFlow = await seedLiveFlow(t, admin, other);
+    const foreign = await deviceFor(other, otherFlow.type.deviceTypeId);
+    const disabledDevice = await deviceFor(tenant, flow.type.deviceTypeId);
+    await t.dataSource.query(`UPDATE devices SET status = 'disabled' WHERE device_id = $1`, [disabledDevice.deviceId]);
+    const retired = await deviceFor(tenant, flow.type.deviceTypeId);
+    await t.dataSource.query(`UPDATE devices SET status = 'retired', retired_at = now() WHERE device_id = $1`, [retired.deviceId]);
+
+    const disabledTypeFlow = await seedLiveFlow(t, admin, tenant);
+    const inDisabledType = await deviceFor(tenant, disabledTypeFlow.type.deviceTypeId);
+    await t.dataSource.query(`UPDATE device_types SET status = 'disabled' WHERE device_type_id = $1`, [disabledTypeFlow.type.deviceTypeId]);
+
+    const noFlowType = (await t.dataSource.query(`INSERT INTO device_types (tenant_id, key, name) VALUES ($1, $2, 'No flow') RETURNING device_type_id`, [tenant.tenantId, `noflow-${randomUUID().slice(0, 8)}`]))[0].device_type_id;
+    const withoutFlow = await deviceFor(tenant, noFlowType);
+    const inactiveType = (await t.dataSource.query(`INSERT INTO device_types (tenant_id, key, name) VALUES ($1, $2, 'Inactive') RETURNING device_type_id`, [tenant.tenantId, `inactive-${randomUUID().slice(0, 8)}`]))[0].device_type_id;
+    await admin.post(`/v1/device-types/${inactiveType}/flow`, { key: `inactive-${randomUUID().slice(0, 8)}`, name: 'Never activated' }).expect(201);
+    const withoutActive = await deviceFor(tenant, inactiveType);
+
+    const disabledTenant = await seedTenant(t);
+    const disabledTenantFlow = await seedLiveFlow(t, admin, disabledTenant);
+    const inDisabledTenant = await deviceFor(disabledTenant, disabledTenantFlow.type.deviceTypeId);
+    await t.dataSource.query(`UPDATE tenants SET status = 'disabled' WHERE tenant_id = $1`, [disabledTenant.tenantId]);
+
+    const cases: [string, string, string | null, string | null][] = [
+      [await ingest(tenantToken, randomDevEui(), 1), 'unrouted', 'unknown_dev_eui', null],
+      [await ingest(tenantToken, retired.devEui, 1), 'unrouted', 'unknown_dev_eui', null],
+      [await ingest(tenantToken, foreign.devEui, 1), 'rejected', 'tenant_mismatch', null],
+      [await ingest(platformToken, foreign.devEui, 1), 'processed', null, foreign.deviceId],
+      [await ingest(tenantToken, disabledDevice.devEui, 1), 'skipped', 'device_disabled', disabledDevice.deviceId],
+      [await ingest(tenantToken, inDisabledType.devEui, 1), 'skipped', 'device_type_disabled', inDisabledType.deviceId],
+      [await ingest(tenantToken, withoutFlow.devEui, 1), 'skipped', 'no_flow', withoutFlow.deviceId],
+      [await ingest(tenantToken, withoutActive.devEui, 1), 'skipped', 'no_active_flow_version', withoutActive.deviceId],
+      [await ingest(platformToken, inDisabledTenant.devEui, 1), 'skipped', 'tenant_disabled', inDisabledTenant.deviceId],
+    ];
+    await waitProcessed(t, cases.map(([id]) => id));
+    for (const [id, status, reason, deviceId] of cases) {
+      const row = await raw(id);
+      expect({ id, status: row.processing_status, reason: row.processing_reason, deviceId: row.device_id }).toEqual({ id, status, reason, deviceId });
+      expect(row.flow_execution_id === null).toBe(status !== 'processed');
+    }
+    // A tenant credential keeps its own tenant on a mismatch; the platform credential's message takes the device's.
+    expect((await raw(cases[2]![0])).tenant_id).toBe(tenant.tenantId);
+    expect((await raw(cases[3]![0])).tenant_id).toBe(other.tenantId);
+    const metrics = await t.http().get('/metrics');
+    expect(metrics.text).toMatch(/ingestion_processed_total\{status="rejected",reason="tenant_mismatch"\} \d+/);
+    expect(metrics.text).toMatch(/flow_executions_total\{mode="live",status="succeeded"\} \d+/);
+    expect(metrics.text).toMatch(/ingestion_backlog \d+/);
+    expect(metrics.text).toMatch(/ingestion_lag_seconds [\d.e+-]+/);
+    expect(metrics.text).toContain('flow_execution_duration_seconds_bucket');
+  });
+
+  it('stores a failing execution as failed with nothing else, without affecting the rest of its batch', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const devices = await Promise.all(Array.from({ length: 5 }, () => deviceFor(tenant, flow.type.deviceTypeId)));
+    await t.app.get(IngestionProcessor).stop();
+    try {
+      const good = await Promise.all(devices.map((device, i) => ingest(tenantToken, device.devEui, 100 + i)));
+      // One byte: the uint16 read is out of range.
+      const bad = (await post(tenantToken, devices[0]!.devEui, Buffer.from([7]).toString('base64'))).body.rawIngestionMessageId as string;
+      await drain();
+      const badRow = await raw(bad);
+      expect(badRow.processing_status).toBe('processed');
+      const failed = await execution(badRow.flow_execution_id);
+      expect(failed).toMatchObject({ status: 'failed', current: {}, timeseries: {} });
+      expect(failed.error.code).toBe('decode_error');
+      // Failed executions keep node outputs for debugging.
+      expect(failed.trace.find((node: { n: string }) => node.n === 'decode').s).toBe('failed');
+      for (const id of good) expect((await execution((await raw(id)).flow_execution_id)).status).toBe('succeeded');
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM measurements WHERE device_id = ANY ($1::uuid[])`, [devices.map((d) => d.deviceId)]);
+      expect(n).toBe(5);
+    } finally {
+      t.app.get(IngestionProcessor).start();
+    }
+  });
+
+  it('processes a message sent 20 times in parallel once', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    const dedup = randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(tenantToken, device.devEui, hex(42), { dedup })));
+    expect(new Set(results.map((r) => r.body.rawIngestionMessageId)).size).toBe(1);
+    await waitProcessed(t, [results[0]!.body.rawIngestionMessageId]);
+    const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM flow_executions WHERE device_id = $1`, [device.deviceId]);
+    expect(n).toBe(1);
+  });
+
+  it('keeps per-device receipt order with several workers: executions in receipt order, the last value current', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const devices = await Promise.all(Array.from({ length: 6 }, () => deviceFor(tenant, flow.type.deviceTypeId)));
+    const ids: string[] = [];
+    // The same observedAt for every message: only receipt order decides which value is current.
+    for (let i = 0; i < 40; i++) {
+      const batch = await Promise.all(devices.map((device) => ingest(tenantToken, device.devEui, i, { time: '2026-05-01T00:00:00Z' })));
+      ids.push(...batch);
+    }
+    await waitProcessed(t, ids, 30_000);
+    for (const device of devices) {
+      const rows = await t.dataSource.query(
+        `SELECT e.timeseries->>'level' AS level FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
+          WHERE e.device_id = $1 ORDER BY e.started_at, r.received_at`,
+        [device.deviceId],
+      );
+      expect(rows.map((r: { level: string }) => Number(r.level))).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.1));
+      const [current] = await t.dataSource.query(`SELECT value FROM device_current_values WHERE device_id = $1`, [device.deviceId]);
+      expect(current.value).toBe(39 * 0.1);
+    }
+  });
+
+  it('uses live parameter overrides: device over device type over tenant over the default', async () => {
+    const scaled = (type: { deviceTypeId: string }) =>
+      bend(pipelineGraph(type, 'level'), (graph) => {
+        graph.nodes[1] = blockNode('scale', 'scale', { fieldKey: 'level', multiply: { $param: 'factor' }, add: 0 });
+      });
+    const flow = await seedLiveFlow(t, admin, tenant, scaled, [{ key: 'factor', type: 'number', defaultValue: 1 }]);
+    const [a, b] = await Promise.all([deviceFor(tenant, flow.type.deviceTypeId), deviceFor(tenant, flow.type.deviceTypeId)]);
+    const level = async (device: { devEui: string }) => {
+      const id = await ingest(tenantToken, device.devEui, 10);
+      await waitProcessed(t, [id]);
+      return (await execution((await raw(id)).flow_execution_id)).current.level;
+    };
+    expect(await level(a)).toBe(10);
+    await admin.put(`/v1/flows/${flow.flowId}/parameter-overrides/tenant/factor`).send({ value: 2 }).expect(200);
+    expect(await level(a)).toBe(20);
+    await admin.put(`/v1/flows/${flow.flowId}/parameter-overrides/device-type/factor`).send({ value: 3 }).expect(200);
+    await admin.put(`/v1/flows/${flow.flowId}/parameter-overrides/devices/${b.deviceId}/factor`).send({ value: 4 }).expect(200);
+    expect(await level(a)).toBe(30);
+    expect(await level(b)).toBe(40);
+    const id = await ingest(tenantToken, b.devEui, 1);
+    await waitProcessed(t, [id]);
+    expect((await execution((await raw(id)).flow_execution_id)).parameters).toEqual({ factor: 4 });
+  });
+});
+
+/** Processes everything pending with this test's own calls (the workers are stopped). */
+async function drain(): Promise<void> {
+  const processor = t.app.get(IngestionProcessor);
+  for (let i = 0; i < 100; i++) {
+    const summary = await processor.processBatch();
+    if (summary.claimed === 0) return;
+  }
+}
+
