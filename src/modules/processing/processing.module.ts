@@ -10,6 +10,14 @@ import { IngestionBacklogMetrics } from './pipeline/ingestion-backlog-metrics';
 import { IngestionProcessor } from './pipeline/ingestion-processor';
 import { FlowMessageRunner } from './run/flow-message-runner';
 import { processingMetricProviders } from './run/processing-metrics';
+import { CancelReplayHandler } from './replays/cancel-replay/cancel-replay.handler';
+import { CreateReplayHandler } from './replays/create-replay/create-replay.handler';
+import { ReplayRepository } from './replays/domain/replay.repository';
+import { FlowReplaysController } from './replays/flow-replays.controller';
+import { GetReplayHandler } from './replays/get-replay/get-replay.handler';
+import { ListReplaysHandler } from './replays/list-replays/list-replays.handler';
+import { RecoverReplaysHandler } from './replays/run-replay/recover-replays.handler';
+import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
 
 /**
  * Processing of stored uplinks: the live pipeline (IngestionProcessor) and the shared core that runs a stored
@@ -18,8 +26,22 @@ import { processingMetricProviders } from './run/processing-metrics';
  */
 @Module({
   imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule],
-  controllers: [FlowExecutionsController],
-  providers: [FlowMessageRunner, IngestionProcessor, IngestionBacklogMetrics, ...processingMetricProviders, ListFlowExecutionsHandler, GetFlowExecutionHandler],
+  controllers: [FlowExecutionsController, FlowReplaysController],
+  providers: [
+    FlowMessageRunner,
+    IngestionProcessor,
+    IngestionBacklogMetrics,
+    ...processingMetricProviders,
+    ListFlowExecutionsHandler,
+    GetFlowExecutionHandler,
+    ReplayRepository,
+    CreateReplayHandler,
+    ListReplaysHandler,
+    GetReplayHandler,
+    CancelReplayHandler,
+    RunReplayHandler,
+    RecoverReplaysHandler,
+  ],
   exports: [FlowMessageRunner],
 })
 export class ProcessingModule {}

@@ -40,12 +40,9 @@ export class ReplayDiffExampleResponse {
   candidate!: ReplayOutputResponse;
 }
 
-export class ReplayFieldDiffResponse {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages whose value for the field differs (current value or time series).' })
-  changed!: number;
-
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, description: 'The largest absolute change among changed values that are numbers on both sides; null when there was none.' })
-  maxAbsDelta!: number | null;
+export interface ReplayFieldDiffResponse {
+  changed: number;
+  maxAbsDelta: number | null;
 }
 
 export class ReplayDiffResponse {
@@ -67,7 +64,18 @@ export class ReplayDiffResponse {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'The active version failed, the replayed one does not.' })
   newlySucceeding!: number;
 
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/ReplayFieldDiffResponse' }, description: 'By field key, the fields that changed in at least one message.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['changed', 'maxAbsDelta'],
+      properties: {
+        changed: { type: 'integer', minimum: 0, description: 'Messages whose value for the field differs (current value or time series).' },
+        maxAbsDelta: { type: 'number', nullable: true, minimum: 0, description: 'The largest absolute change among changed values that are numbers on both sides; null when there was none.' },
+      },
+    },
+    description: 'By field key, the fields that changed in at least one message.',
+  })
   fields!: Record<string, ReplayFieldDiffResponse>;
 
   @ApiProperty({ type: [ReplayDiffExampleResponse], maxItems: 20, description: 'The first (at most 20) messages that are not identical, in replay order, with both outputs.' })
