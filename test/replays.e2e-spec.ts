@@ -8,7 +8,7 @@ import { ReplayMessageReader } from '../src/modules/processing/replays/run-repla
 import { auditRows } from './support/audit';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedDevice, seedDeviceType, SeededDevice, SeededDeviceType } from './support/devices';
-import { seedRawMessage, SeededRawMessage } from './support/executions';
+import { seedRawMessage, SeededRawMessage, seedUplinkSeries } from './support/executions';
 import { bend, pipelineGraph } from './support/flows';
 import { as, fieldsOf } from './support/http';
 import { LiveFlow, releasedVersion, seedLiveFlow } from './support/processing';
@@ -440,14 +440,7 @@ describe('replays', () => {
       const flow = await scaledFlow(t, admin, tenant);
       const device = await seedDevice(t, tenant, flow.type);
       const total = REPLAY_BATCH_SIZE * 2 + 17;
-      await t.dataSource.query(
-        `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, tenant_id, dev_eui, observed_at, raw_payload,
-                connection_data, correlation_id, content_type, body, size_bytes, processing_status, device_id)
-         SELECT gen_random_uuid(), t + interval '100 milliseconds', 'http', 'uplink', $1, $2, t, jsonb_build_object('encoding', 'hex', 'data', lpad(to_hex(i), 4, '0')),
-                '{}', 'batch-' || i, 'application/json', '\\x7b7d', 2, 'processed', $3
-           FROM generate_series(1, $4) AS i, LATERAL (SELECT timestamptz '2026-03-01T12:00:00Z' + i * interval '1 second' AS t) x`,
-        [tenant.tenantId, device.devEui, device.deviceId, total],
-      );
+      await seedUplinkSeries(t, tenant.tenantId, device, total, '2026-03-01T12:00:00Z', 1);
       const res = await create(flow.flowId, { flowVersionId: flow.candidateId, dryRun: true }).expect(202);
       // Stop after the second batch: cancel as soon as its commit is visible.
       const handler = t.app.get(RunReplayHandler);
@@ -562,14 +555,7 @@ describe('replays in the background', () => {
       const flow = await scaledFlow(first, admin, tenant);
       const device = await seedDevice(first, tenant, flow.type);
       const total = 20_000;
-      await first.dataSource.query(
-        `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, tenant_id, dev_eui, observed_at, raw_payload,
-                connection_data, correlation_id, content_type, body, size_bytes, processing_status, device_id)
-         SELECT gen_random_uuid(), t + interval '100 milliseconds', 'http', 'uplink', $1, $2, t, jsonb_build_object('encoding', 'hex', 'data', lpad(to_hex(i), 4, '0')),
-                '{}', 'bg-' || i, 'application/json', '\\x7b7d', 2, 'processed', $3
-           FROM generate_series(1, $4) AS i, LATERAL (SELECT timestamptz '2026-03-01T00:00:00Z' + i * interval '2 seconds' AS t) x`,
-        [tenant.tenantId, device.devEui, device.deviceId, total],
-      );
+      await seedUplinkSeries(first, tenant.tenantId, device, total, '2026-03-01T00:00:00Z', 2);
       const res = await admin.post(`/v1/flows/${flow.flowId}/replays`, { from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z', flowVersionId: flow.candidateId }).expect(202);
       const replayId = res.body.replayId as string;
       const row = async (t: TestApp) => (await t.dataSource.query(`SELECT status, processed_messages, total_messages FROM flow_replays WHERE replay_id = $1`, [replayId]))[0];

@@ -124,3 +124,23 @@ export async function seedReplay(t: TestApp, seed: { tenantId: string; flowId: s
   );
   return row!.replay_id;
 }
+
+/** `count` routed uplinks of `device` in one statement: the i-th (from 1) observed `i * stepSeconds` after `start`, carrying value i. */
+export async function seedUplinkSeries(
+  t: TestApp,
+  tenantId: string,
+  device: { deviceId: string; devEui: string },
+  count: number,
+  start: string,
+  stepSeconds: number,
+): Promise<void> {
+  await t.dataSource.query(
+    `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, tenant_id, dev_eui, observed_at, raw_payload,
+            connection_data, correlation_id, content_type, body, size_bytes, processing_status, device_id)
+     SELECT gen_random_uuid(), at + interval '100 milliseconds', 'http', 'uplink', $1, $2, at,
+            jsonb_build_object('encoding', 'hex', 'data', lpad(to_hex(i), 4, '0')), '{}', 'series-' || i, 'application/json', '\\x7b7d', 2,
+            'processed', $3
+       FROM generate_series(1, $4) AS i, LATERAL (SELECT $5::timestamptz + i * make_interval(secs => $6) AS at) x`,
+    [tenantId, device.devEui, device.deviceId, count, start, stepSeconds],
+  );
+}
