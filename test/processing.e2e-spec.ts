@@ -170,6 +170,36 @@ describe('live processing', () => {
     }
   });
 
+  it('turns a message whose values the storage refuses into a failed execution, and stores the rest of the batch', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const devices = await Promise.all(Array.from({ length: 4 }, () => deviceFor(tenant, flow.type.deviceTypeId)));
+    // A check the flow cannot know about: a measurement of about 66.6 is refused by the database.
+    await t.dataSource.query(`
+      CREATE FUNCTION refuse_666() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.value_num BETWEEN 66 AND 67 THEN RAISE EXCEPTION 'refused by test' USING ERRCODE = '23514'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_666 BEFORE INSERT ON measurements FOR EACH ROW EXECUTE FUNCTION refuse_666();`);
+    const processor = t.app.get(IngestionProcessor);
+    await processor.stop();
+    try {
+      const ids = await Promise.all(devices.map((device, i) => ingest(tenantToken, device.devEui, i === 2 ? 666 : 100 + i)));
+      await drain();
+      const runs = await Promise.all(ids.map(async (id) => execution((await raw(id)).flow_execution_id)));
+      expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded', 'failed', 'succeeded']);
+      expect(runs[2].error.code).toBe('type_mismatch');
+      expect(runs[2].current).toEqual({});
+      const stored = await t.dataSource.query(`SELECT device_id FROM measurements WHERE device_id = ANY ($1::uuid[])`, [devices.map((d) => d.deviceId)]);
+      expect(stored.map((r: { device_id: string }) => r.device_id).sort()).toEqual([devices[0]!, devices[1]!, devices[3]!].map((d) => d.deviceId).sort());
+      const [current] = await t.dataSource.query(`SELECT count(*)::int AS n FROM device_current_values WHERE device_id = $1`, [devices[2]!.deviceId]);
+      expect(current.n).toBe(0);
+    } finally {
+      await t.dataSource.query(`DROP TRIGGER refuse_666 ON measurements; DROP FUNCTION refuse_666()`);
+      processor.start();
+    }
+  });
+
   it('processes a message sent 20 times in parallel once', async () => {
     const flow = await seedLiveFlow(t, admin, tenant);
     const device = await deviceFor(tenant, flow.type.deviceTypeId);
@@ -193,11 +223,14 @@ describe('live processing', () => {
     await waitProcessed(t, ids, 30_000);
     for (const device of devices) {
       const rows = await t.dataSource.query(
-        `SELECT e.timeseries->>'level' AS level FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
-          WHERE e.device_id = $1 ORDER BY e.started_at, r.received_at`,
+        `SELECT e.timeseries->>'level' AS level, e.started_at FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
+          WHERE e.device_id = $1 ORDER BY r.receipt_seq`,
         [device.deviceId],
       );
       expect(rows.map((r: { level: string }) => Number(r.level))).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.1));
+      // No execution started before the one of the message received before it.
+      const starts = rows.map((r: { started_at: Date }) => r.started_at.getTime());
+      expect(starts).toEqual([...starts].sort((x, y) => x - y));
       const [current] = await t.dataSource.query(`SELECT value FROM device_current_values WHERE device_id = $1`, [device.deviceId]);
       expect(current.value).toBe(39 * 0.1);
     }
@@ -225,6 +258,30 @@ describe('live processing', () => {
     const id = await ingest(tenantToken, b.devEui, 1);
     await waitProcessed(t, [id]);
     expect((await execution((await raw(id)).flow_execution_id)).parameters).toEqual({ factor: 4 });
+  });
+
+  it('records the e-mail requests of a live execution in its transaction, for delivery later', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const templateId = randomUUID();
+    // E-mail templates do not exist yet, so validation refuses an email-action node: the version is stored directly.
+    const graph = bend(pipelineGraph(flow.type, 'level'), (g) => {
+      g.nodes.push(blockNode('mail', 'email-action', { emailTemplateId: templateId }));
+      g.edges.push({ fromNodeId: 'scale', toNodeId: 'mail' });
+    });
+    const [version] = await t.dataSource.query(
+      `INSERT INTO flow_versions (flow_id, tenant_id, version_number, status, graph, parameters, checksum, released_at)
+       VALUES ($1, $2, 99, 'released', $3, '[]', repeat('a', 64), clock_timestamp()) RETURNING flow_version_id`,
+      [flow.flowId, tenant.tenantId, JSON.stringify(graph)],
+    );
+    const etag = (await admin.get(`/v1/flows/${flow.flowId}`).expect(200)).headers.etag as string;
+    await admin.post(`/v1/flows/${flow.flowId}/activate`, { flowVersionId: version.flow_version_id }).set('If-Match', etag).expect(200);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    const id = await ingest(tenantToken, device.devEui, 7);
+    await waitProcessed(t, [id]);
+    const executionId = (await raw(id)).flow_execution_id;
+    expect((await execution(executionId)).actions).toEqual([{ nodeId: 'mail', emailTemplateId: templateId }]);
+    const requests = await t.dataSource.query(`SELECT tenant_id, flow_id, node_id, email_template_id, device_id, status FROM flow_action_requests WHERE flow_execution_id = $1`, [executionId]);
+    expect(requests).toEqual([{ tenant_id: tenant.tenantId, flow_id: flow.flowId, node_id: 'mail', email_template_id: templateId, device_id: device.deviceId, status: 'pending' }]);
   });
 });
 

@@ -74,6 +74,10 @@ export class AppConfig {
   readonly processingBatchSize!: number;
   /** Fallback poll for pending messages stored by other replicas, ms. */
   readonly processingPollIntervalMs!: number;
+  /** Raw messages received longer ago are deleted, unless a fixture pins them or they are still pending. */
+  readonly rawRetentionDays!: number;
+  /** Flow executions started longer ago are deleted (with their e-mail requests). */
+  readonly executionRetentionDays!: number;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -152,6 +156,8 @@ export class AppConfig {
       processingWorkers: value.PROCESSING_WORKERS,
       processingBatchSize: value.PROCESSING_BATCH_SIZE,
       processingPollIntervalMs: value.PROCESSING_POLL_INTERVAL_MS,
+      rawRetentionDays: value.RAW_RETENTION_DAYS,
+      executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

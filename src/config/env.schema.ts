@@ -81,6 +81,8 @@ export const envSchema = Joi.object({
   PROCESSING_WORKERS: Joi.number().integer().min(1).max(32).default(2),
   PROCESSING_BATCH_SIZE: Joi.number().integer().min(1).max(1000).default(250),
   PROCESSING_POLL_INTERVAL_MS: Joi.number().integer().min(10).max(60000).default(250),
+  RAW_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(14),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })

@@ -105,10 +105,16 @@ export class Processing1764800000000 implements MigrationInterface {
     `);
     await queryRunner.query(`CREATE INDEX flow_action_requests_pending ON flow_action_requests (created_at) WHERE status = 'pending'`);
 
-    // Routing looks devices up by devEui among the non-retired (devices_dev_eui_key); a claim needs the oldest
-    // pending row per devEui: the pending index extended with dev_eui answers "is an earlier one pending?".
+    // Receipt order. received_at is the arrival time on one replica's clock, and rows of two replicas can commit in
+    // the opposite order of their arrival, so processing follows receipt_seq instead: assigned by the INSERT in
+    // batch order while the writer holds a transaction lock per devEui, so a message of a device always gets a
+    // higher number than, and becomes visible after, every earlier stored message of that device.
+    await queryRunner.query(`ALTER TABLE raw_ingestion_messages ADD COLUMN receipt_seq bigint GENERATED ALWAYS AS IDENTITY`);
+    await queryRunner.query(`DROP INDEX raw_ingestion_messages_pending`);
+    await queryRunner.query(`CREATE INDEX raw_ingestion_messages_pending ON raw_ingestion_messages (receipt_seq) WHERE processing_status = 'pending'`);
+    // "Is an earlier message of this devEui still pending?" for every claimed message.
     await queryRunner.query(
-      `CREATE INDEX raw_ingestion_messages_pending_dev_eui ON raw_ingestion_messages (dev_eui, received_at, raw_ingestion_message_id) WHERE processing_status = 'pending'`,
+      `CREATE INDEX raw_ingestion_messages_pending_dev_eui ON raw_ingestion_messages (dev_eui, receipt_seq) WHERE processing_status = 'pending'`,
     );
     // Replays read a flow's device type's messages by device and observedAt.
     await queryRunner.query(
@@ -119,6 +125,11 @@ export class Processing1764800000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX raw_ingestion_messages_replay`);
     await queryRunner.query(`DROP INDEX raw_ingestion_messages_pending_dev_eui`);
+    await queryRunner.query(`DROP INDEX raw_ingestion_messages_pending`);
+    await queryRunner.query(`ALTER TABLE raw_ingestion_messages DROP COLUMN receipt_seq`);
+    await queryRunner.query(
+      `CREATE INDEX raw_ingestion_messages_pending ON raw_ingestion_messages (received_at, raw_ingestion_message_id) WHERE processing_status = 'pending'`,
+    );
     await queryRunner.query(`DROP TABLE flow_action_requests`);
     await queryRunner.query(`DROP TABLE flow_executions`);
     await queryRunner.query(`DROP TABLE flow_replays`);

@@ -9,6 +9,7 @@ import { FlowBlocks1764500000000 } from './1764500000000-flow-blocks';
 import { Flows1764600000000 } from './1764600000000-flows';
 import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
+import { Retention1764810000000 } from './1764810000000-retention';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Flows1764600000000,
   Ingestion1764700000000,
   Processing1764800000000,
+  Retention1764810000000,
 ];

@@ -14,9 +14,14 @@ import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
+import { RetentionJob } from './retention/retention.job';
+import { RetentionSweeper } from './retention/retention-sweeper';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
 
-/** Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads. */
+/**
+ * Ingestion credentials, the webhook endpoints with their durable group-committed raw store, raw-message reads,
+ * and retention of raw messages, executions and dedup keys.
+ */
 @Module({
   imports: [PaginationModule],
   controllers: [IngestionCredentialsController, IngestController, RawIngestionMessagesController],
@@ -31,6 +36,8 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     ListRawMessagesHandler,
     GetRawMessageHandler,
     RawMessageWriter,
+    RetentionSweeper,
+    RetentionJob,
     ...ingestionMetricProviders,
   ],
   exports: [RawMessageWriter],

@@ -12,7 +12,10 @@ import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
 import { flowNotFound } from '../domain/flow-version-store';
 import { CreateFixtureCommand } from './create-fixture.command';
 
-/** A new fixture of the flow; at most 100 per flow, counted under the flow's row lock so parallel creates cannot pass it. */
+/**
+ * A new fixture of the flow; at most 100 per flow, counted under the flow's row lock so parallel creates cannot pass it.
+ * A fixture saved from a raw message pins the message.
+ */
 @CommandHandler(CreateFixtureCommand)
 export class CreateFixtureHandler implements ICommandHandler<CreateFixtureCommand, FixtureResponse> {
   constructor(
@@ -25,13 +28,14 @@ export class CreateFixtureHandler implements ICommandHandler<CreateFixtureComman
     this.fixtures.assertBodyShape(body);
     const { access, flow } = await this.flows.resolve(caller.principal, flowId);
     access.require(caller.permission);
-    const columns = this.fixtures.columnsFor(body, flow);
+    const draft = this.fixtures.draftFor(body, flow);
     return this.unitOfWork.run(async (tx) => {
       if (!(await tx.manager.findOne(FlowEntity, { where: { flowId }, lock: { mode: 'pessimistic_write' } }))) throw flowNotFound();
       const count = await tx.manager.countBy(FlowFixtureEntity, { flowId });
       if (count >= MAX_FIXTURES_PER_FLOW) {
         throw new ConflictError('max_fixtures', `A flow has at most ${MAX_FIXTURES_PER_FLOW} fixtures; delete one first.`);
       }
+      const columns = await this.fixtures.columnsIn(tx.manager, draft, flow);
       const fixtureId = randomUUID();
       await tx.manager.insert(FlowFixtureEntity, { fixtureId, flowId, tenantId: flow.tenantId, ...columns } as QueryDeepPartialEntity<FlowFixtureEntity>);
       await tx.audit({
@@ -40,7 +44,7 @@ export class CreateFixtureHandler implements ICommandHandler<CreateFixtureComman
         entityType: 'flow_fixture',
         entityId: fixtureId,
         tenantId: flow.tenantId,
-        metadata: { flowId, name: columns.name, assertionCount: columns.assertions.length },
+        metadata: { flowId, name: columns.name, assertionCount: columns.assertions.length, rawIngestionMessageId: columns.rawIngestionMessageId },
       });
       return FixtureResponse.of(await this.fixtures.find(tx.manager, flowId, fixtureId));
     });

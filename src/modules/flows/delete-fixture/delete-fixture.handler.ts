@@ -6,7 +6,7 @@ import { FlowRepository } from '../domain/flow.repository';
 import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
 import { DeleteFixtureCommand } from './delete-fixture.command';
 
-/** Deletes a fixture at the lockVersion `If-Match` names. */
+/** Deletes a fixture at the lockVersion `If-Match` names; its raw message stays pinned only while another fixture references it. */
 @CommandHandler(DeleteFixtureCommand)
 export class DeleteFixtureHandler implements ICommandHandler<DeleteFixtureCommand, void> {
   constructor(
@@ -22,7 +22,9 @@ export class DeleteFixtureHandler implements ICommandHandler<DeleteFixtureComman
     access.require(caller.permission);
     await this.unitOfWork.run(async (tx) => {
       const fixture = await this.fixtures.lock(tx.manager, flowId, fixtureId, expectedLockVersion);
+      await this.fixtures.lockRawMessages(tx.manager, [fixture.rawIngestionMessageId]);
       await tx.manager.delete(FlowFixtureEntity, { fixtureId });
+      await this.fixtures.releaseRawMessage(tx.manager, fixture.rawIngestionMessageId);
       await tx.audit({
         eventType: 'flow_fixture.deleted',
         action: 'delete',

@@ -42,6 +42,8 @@ interface Waiting {
 /** Rows per INSERT: 18 parameters each, well under PostgreSQL's 65535. */
 export const MAX_BATCH = 500;
 export const DEDUP_WINDOW_HOURS = 24;
+/** The advisory lock class of per-devEui receipt locks (the second key is the devEui's hash). */
+export const RECEIPT_LOCK_CLASS = 1969;
 const COLUMNS = 18;
 
 /**
@@ -114,6 +116,13 @@ export class RawMessageWriter {
 
   /** The batch's rows, in one transaction; the answer for each request, in batch order. */
   private async write(manager: EntityManager, batch: Waiting[]): Promise<StoredAck[]> {
+    // Receipt order across replicas: while this transaction holds its devEuis' locks (taken in one global order, so
+    // two batches never deadlock), no other replica stores a message of those devices; the next one that does is
+    // numbered (receipt_seq) after these rows and committed after them.
+    const devEuis = [...new Set(batch.flatMap((w) => (w.input.devEui ? [w.input.devEui] : [])))].sort();
+    if (devEuis.length > 0) {
+      await manager.query(`SELECT pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext(e)) FROM unnest($1::text[]) AS e`, [devEuis]);
+    }
     // Repeats within the batch: the first occurrence of a key leads, the others follow its outcome.
     const leaders = new Map<string, Waiting>();
     const leaderOf: (Waiting | null)[] = batch.map((waiting) => {

@@ -17,16 +17,16 @@ export interface ClaimedRow {
 }
 
 /**
- * The oldest pending messages not locked by another worker, in receipt order, each with whether it must wait for
+ * The oldest pending messages not locked by another worker, in receipt order (receipt_seq), each with whether it must wait for
  * an earlier message of its devEui that is still pending outside this claim (locked by another worker). Such a
  * message stays pending (its lock ends with this transaction) and is claimed again later.
  */
 export const CLAIM_SQL = `
   WITH claimed AS MATERIALIZED (
-    SELECT raw_ingestion_message_id, received_at, dev_eui
+    SELECT raw_ingestion_message_id, receipt_seq, dev_eui
       FROM raw_ingestion_messages
      WHERE processing_status = 'pending'
-     ORDER BY received_at, raw_ingestion_message_id
+     ORDER BY receipt_seq
      LIMIT $1
        FOR UPDATE SKIP LOCKED
   )
@@ -35,12 +35,12 @@ export const CLAIM_SQL = `
          c.dev_eui IS NOT NULL AND EXISTS (
            SELECT 1 FROM raw_ingestion_messages e
             WHERE e.processing_status = 'pending' AND e.dev_eui = c.dev_eui
-              AND (e.received_at, e.raw_ingestion_message_id) < (c.received_at, c.raw_ingestion_message_id)
+              AND e.receipt_seq < c.receipt_seq
               AND NOT EXISTS (SELECT 1 FROM claimed o WHERE o.raw_ingestion_message_id = e.raw_ingestion_message_id)
          ) AS blocked
     FROM claimed c
     JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = c.raw_ingestion_message_id
-   ORDER BY c.received_at, c.raw_ingestion_message_id`;
+   ORDER BY c.receipt_seq`;
 
 /** The device behind each devEui ($1, upper case): the one non-retired device in any tenant, with what routing checks. */
 export interface RouteRow {
