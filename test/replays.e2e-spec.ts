@@ -310,6 +310,8 @@ describe('replays', () => {
       // Same instant as a[0], received later: runs after it. A skipped message (no active version then) is replayed too.
       const tie = await seedRawMessage(t, { tenantId: tenant.tenantId, deviceId: d1!.deviceId, devEui: d1!.devEui, observedAt: a[0]!.observedAt, receivedAt: new Date(a[0]!.receivedAt.getTime() + 50), value: 11 });
       const skipped = await seedRawMessage(t, { tenantId: tenant.tenantId, deviceId: d2!.deviceId, devEui: d2!.devEui, observedAt: new Date('2026-03-01T11:00:00Z'), value: 7, processingStatus: 'skipped' });
+      // An uplink without a time of its own: its receipt time is its observedAt.
+      const untimed = await seedRawMessage(t, { tenantId: tenant.tenantId, deviceId: d1!.deviceId, devEui: d1!.devEui, observedAt: new Date('2026-03-01T10:00:03Z'), value: 25, carriesObservedAt: false });
       // Outside the window, another device type, another tenant: not selected.
       await uplinks(t, tenant, d1!, [99], '2026-03-02T00:00:00Z');
       await uplinks(t, tenant, d1!, [98], '2026-02-28T23:59:59.999Z');
@@ -331,9 +333,14 @@ describe('replays', () => {
       await run(replayId);
 
       const done = await admin.get(`/v1/flows/${flow.flowId}/replays/${replayId}`).expect(200);
-      expect(done.body).toMatchObject({ status: 'succeeded', totalMessages: 7, processedMessages: 7, succeeded: 7, failed: 0, filtered: 0, error: null, diff: null });
+      expect(done.body).toMatchObject({ status: 'succeeded', totalMessages: 8, processedMessages: 8, succeeded: 8, failed: 0, filtered: 0, error: null, diff: null });
       expect(Date.parse(done.body.startedAt)).toBeLessThanOrEqual(Date.parse(done.body.finishedAt));
-      expect(await series(t, d1!, flow.type)).toEqual({ [a[0]!.observedAt.toISOString()]: 22, [a[1]!.observedAt.toISOString()]: 40, [a[2]!.observedAt.toISOString()]: 60 });
+      expect(await series(t, d1!, flow.type)).toEqual({
+        [a[0]!.observedAt.toISOString()]: 22,
+        [a[1]!.observedAt.toISOString()]: 40,
+        [untimed.observedAt.toISOString()]: 50,
+        [a[2]!.observedAt.toISOString()]: 60,
+      });
       expect(await series(t, d2!, flow.type)).toEqual({ [b[0]!.observedAt.toISOString()]: 10, [b[1]!.observedAt.toISOString()]: 12, [skipped.observedAt.toISOString()]: 14 });
       const current = await t.dataSource.query(`SELECT value, observed_at FROM device_current_values WHERE device_id = $1`, [d2!.deviceId]);
       expect(current).toEqual([{ value: 14, observed_at: skipped.observedAt }]);
@@ -343,11 +350,11 @@ describe('replays', () => {
         [flow.flowId],
       );
       expect(executions.map((row) => row.raw_ingestion_message_id)).toEqual(
-        [a[0]!, tie, b[0]!, a[1]!, b[1]!, a[2]!, skipped].map((row) => row.rawIngestionMessageId),
+        [a[0]!, tie, b[0]!, a[1]!, untimed, b[1]!, a[2]!, skipped].map((row) => row.rawIngestionMessageId),
       );
       expect(executions.every((row) => row.mode === 'replay' && row.replay_id === replayId && row.flow_version_id === flow.candidateId && row.status === 'succeeded')).toBe(true);
       const recent = await admin.get(`/v1/flows/${flow.flowId}/executions?replayId=${replayId}&mode=replay`).expect(200);
-      expect(recent.body.items).toHaveLength(7);
+      expect(recent.body.items).toHaveLength(8);
 
       // Started by the system, in its own audit row; replays write no e-mail requests.
       expect((await auditRows(t, 'flow_replay', replayId)).map((row) => [row.event_type, row.actor_type])).toEqual([
@@ -357,7 +364,7 @@ describe('replays', () => {
       expect(await count(t, `SELECT count(*) AS n FROM flow_action_requests`)).toBe(0);
       // Running the finished replay's job again changes nothing.
       await run(replayId);
-      expect(await count(t, `SELECT count(*) AS n FROM flow_executions WHERE replay_id = $1`, [replayId])).toBe(7);
+      expect(await count(t, `SELECT count(*) AS n FROM flow_executions WHERE replay_id = $1`, [replayId])).toBe(8);
     });
 
     it('records e-mail requests of a replayed version in its executions only, never as requests to send', async () => {
@@ -554,8 +561,8 @@ describe('replays in the background', () => {
       const tenant = await seedTenant(first);
       const flow = await scaledFlow(first, admin, tenant);
       const device = await seedDevice(first, tenant, flow.type);
-      const total = 20_000;
-      await seedUplinkSeries(first, tenant.tenantId, device, total, '2026-03-01T00:00:00Z', 2);
+      const total = 40_000;
+      await seedUplinkSeries(first, tenant.tenantId, device, total, '2026-03-01T00:00:00Z', 1);
       const res = await admin.post(`/v1/flows/${flow.flowId}/replays`, { from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z', flowVersionId: flow.candidateId }).expect(202);
       const replayId = res.body.replayId as string;
       const row = async (t: TestApp) => (await t.dataSource.query(`SELECT status, processed_messages, total_messages FROM flow_replays WHERE replay_id = $1`, [replayId]))[0];

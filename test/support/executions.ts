@@ -17,8 +17,10 @@ export interface RawMessageSeed {
   deviceId: string;
   devEui: string;
   observedAt: Date;
-  /** Default: 200 ms after observedAt. */
+  /** Default: 200 ms after observedAt; with `carriesObservedAt: false`, observedAt itself. */
   receivedAt?: Date;
+  /** False: the uplink had no time of its own (observed_at NULL; its observedAt is the receipt time). */
+  carriesObservedAt?: boolean;
   /** Default: hex of `value`. */
   rawPayload?: { encoding: string; data: string };
   /** A big-endian uint16, stored as hex (the test flows decode it). */
@@ -33,7 +35,8 @@ const hexOf = (value: number) => Buffer.from([(value >> 8) & 0xff, value & 0xff]
 /** A routed raw message (processed by default), as the pipeline leaves it. */
 export async function seedRawMessage(t: TestApp, seed: RawMessageSeed): Promise<SeededRawMessage> {
   const id = randomUUID();
-  const receivedAt = seed.receivedAt ?? new Date(seed.observedAt.getTime() + 200);
+  const carries = seed.carriesObservedAt ?? true;
+  const receivedAt = seed.receivedAt ?? new Date(seed.observedAt.getTime() + (carries ? 200 : 0));
   const rawPayload = seed.rawPayload ?? { encoding: 'hex', data: hexOf(seed.value ?? 0) };
   const status = seed.processingStatus ?? 'processed';
   await t.dataSource.query(
@@ -46,7 +49,7 @@ export async function seedRawMessage(t: TestApp, seed: RawMessageSeed): Promise<
       receivedAt,
       seed.tenantId,
       seed.devEui,
-      seed.observedAt,
+      carries ? seed.observedAt : null,
       rawPayload,
       seed.connectionData ?? { fPort: 2 },
       seed.correlationId ?? `corr-${id.slice(0, 8)}`,
@@ -55,7 +58,7 @@ export async function seedRawMessage(t: TestApp, seed: RawMessageSeed): Promise<
       seed.deviceId,
     ],
   );
-  return { rawIngestionMessageId: id, receivedAt: new Date(receivedAt.getTime()), observedAt: seed.observedAt };
+  return { rawIngestionMessageId: id, receivedAt: new Date(receivedAt.getTime()), observedAt: carries ? seed.observedAt : receivedAt };
 }
 
 export interface ExecutionSeed {

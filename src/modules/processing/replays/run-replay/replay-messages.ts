@@ -14,7 +14,7 @@ export interface ReplayMessage {
 interface ReplayRow {
   raw_ingestion_message_id: string;
   received_at: Date;
-  observed_at: Date;
+  observed_at: Date | null;
   raw_payload: { encoding: string; data: string } | null;
   connection_data: JsonObject | null;
   correlation_id: string | null;
@@ -33,26 +33,39 @@ const MS_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const HOUR_MS = 3_600_000;
 const MAX_SPAN_MS = 32 * 24 * HOUR_MS;
 
+/** A message's observedAt: the one it carried, else its receipt time (as the flow run sees it). */
+const OBSERVED = 'coalesce(r.observed_at, r.received_at)';
+
+const RAW_COLUMNS = `x.raw_ingestion_message_id, x.received_at, x.observed_at, x.raw_payload, x.connection_data, x.correlation_id,
+                     x.tenant_id, x.processing_status`;
+
 /**
  * What a replay selects ($1 tenant, $2 device type, $3 device ids or null, $4 from, $5 to): the routed messages
  * (processed or skipped, `device_id` set) of the flow's tenant whose device is of the flow's device type, with
- * `observedAt` in [from, to). The window conditions narrow it further.
+ * observedAt in [from, to). Per device, two ranges of the replay index (device, observed_at, received_at): one on
+ * observed_at, one on received_at among the messages that carried no observedAt (an OR of the two would read
+ * every message of the device instead).
  */
 const SELECTION = `
-    FROM raw_ingestion_messages r
-    JOIN devices d ON d.device_id = r.device_id
+    FROM devices d
+    CROSS JOIN LATERAL (
+      SELECT ${RAW_COLUMNS} FROM raw_ingestion_messages x
+       WHERE x.device_id = d.device_id AND x.observed_at >= $4 AND x.observed_at < $5
+      UNION ALL
+      SELECT ${RAW_COLUMNS} FROM raw_ingestion_messages x
+       WHERE x.device_id = d.device_id AND x.observed_at IS NULL AND x.received_at >= $4 AND x.received_at < $5
+    ) r
    WHERE d.tenant_id = $1 AND d.device_type_id = $2 AND ($3::uuid[] IS NULL OR d.device_id = ANY ($3::uuid[]))
-     AND r.tenant_id = $1 AND r.device_id IS NOT NULL AND r.processing_status IN ('processed', 'skipped')
-     AND r.observed_at >= $4 AND r.observed_at < $5`;
+     AND r.tenant_id = $1 AND r.processing_status IN ('processed', 'skipped')`;
 
 const BATCH_SQL = `
   SELECT r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id,
-         to_char(r.observed_at AT TIME ZONE 'UTC', ${MS_TEXT}) AS observed_text,
+         to_char(${OBSERVED} AT TIME ZONE 'UTC', ${MS_TEXT}) AS observed_text,
          to_char(r.received_at AT TIME ZONE 'UTC', ${MS_TEXT}) AS received_text,
          d.device_id, d.tenant_id, d.device_type_id, d.dev_eui, d.name, d.metadata
     ${SELECTION}
-     AND ($6::timestamptz IS NULL OR (r.observed_at, r.received_at, r.raw_ingestion_message_id) > ($6::timestamptz, $7::timestamptz, $8::uuid))
-   ORDER BY r.observed_at, r.received_at, r.raw_ingestion_message_id
+     AND ($6::timestamptz IS NULL OR (${OBSERVED}, r.received_at, r.raw_ingestion_message_id) > ($6::timestamptz, $7::timestamptz, $8::uuid))
+   ORDER BY ${OBSERVED}, r.received_at, r.raw_ingestion_message_id
    LIMIT $9`;
 
 /**
