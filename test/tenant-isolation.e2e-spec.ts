@@ -139,6 +139,18 @@ const FLOW_PROBES: Probe[] = [
   { name: 'GET resolved parameters', method: 'get', path: (id) => `/v1/flows/${id}/resolved-parameters?deviceId=${PROBE_UUID}` },
   { name: 'POST fixture run', method: 'post', path: (id) => `/v1/flows/${id}/fixture-runs`, body: { flowVersionId: PROBE_UUID } },
   { name: 'POST preview', method: 'post', path: (id) => `/v1/flows/${id}/preview`, body: { flowVersionId: PROBE_UUID, input: { ...PROBE_INPUT, mode: 'preview' } } },
+  { name: 'GET executions', method: 'get', path: (id) => `/v1/flows/${id}/executions?${WINDOW}` },
+  { name: 'GET replays', method: 'get', path: (id) => `/v1/flows/${id}/replays` },
+  { name: 'POST replay', method: 'post', path: (id) => `/v1/flows/${id}/replays`, body: { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', dryRun: true } },
+];
+
+/** Endpoints addressed by an execution (given as `flowId/flowExecutionId`). */
+const EXECUTION_PROBES: Probe[] = [{ name: 'GET execution', method: 'get', path: (ids) => `/v1/flows/${ids.replace('/', '/executions/')}` }];
+
+/** Endpoints addressed by a replay (given as `flowId/replayId`). */
+const REPLAY_PROBES: Probe[] = [
+  { name: 'GET replay', method: 'get', path: (ids) => `/v1/flows/${ids.replace('/', '/replays/')}` },
+  { name: 'cancel replay', method: 'post', path: (ids) => `/v1/flows/${ids.replace('/', '/replays/')}/cancel` },
 ];
 
 /** Endpoints addressed by a flow version (given as `flowId/flowVersionId`). */
@@ -199,6 +211,15 @@ const MEMBERSHIP_PROBES: Probe[] = [
   { name: 'reactivate membership', method: 'post', path: (id) => `/v1/memberships/${id}/reactivate` },
 ];
 
+interface SeededFlow {
+  flowId: string;
+  versionId: string;
+  fixtureId: string;
+  /** An execution of the version and a queued replay of it. */
+  executionId: string;
+  replayId: string;
+}
+
 describe('tenant isolation', () => {
   let t: TestApp;
   let a: SeededTenant;
@@ -216,8 +237,8 @@ describe('tenant isolation', () => {
   let movedAt: Date;
   let ownType: SeededDeviceType; // a
   let ownMembership: string; // a, the viewer's
-  let foreignFlow: { flowId: string; versionId: string; fixtureId: string }; // b, of foreignType, with a tenant and a type override of `factor`
-  let ownFlow: { flowId: string; versionId: string; fixtureId: string }; // a, of ownType
+  let foreignFlow: SeededFlow; // b, of foreignType, with a tenant and a type override of `factor`
+  let ownFlow: SeededFlow; // a, of ownType
   let foreignBlock: string; // b, with a draft version
   let foreignBlockVersion: string;
   let ownBlock: string; // a, with a draft version
@@ -282,7 +303,19 @@ describe('tenant isolation', () => {
         `INSERT INTO flow_fixtures (tenant_id, flow_id, input) VALUES ($1, $2, $3::jsonb) RETURNING fixture_id`,
         [tenant.tenantId, flow!.flow_id, JSON.stringify({ ...PROBE_INPUT, tenantId: tenant.tenantId, deviceTypeId: type.deviceTypeId })],
       );
-      return { flowId: flow!.flow_id, versionId: version!.flow_version_id, fixtureId: fixture!.fixture_id };
+      const [replay] = await t.dataSource.query<{ replay_id: string }[]>(
+        `INSERT INTO flow_replays (tenant_id, flow_id, flow_version_id, range_from, range_to, dry_run)
+         VALUES ($1, $2, $3, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', true) RETURNING replay_id`,
+        [tenant.tenantId, flow!.flow_id, version!.flow_version_id],
+      );
+      const executionId = randomUUID();
+      await t.dataSource.query(
+        `INSERT INTO flow_executions (flow_execution_id, tenant_id, flow_id, flow_version_id, version_number, device_id, mode, raw_received_at,
+                observed_at, correlation_id, status, started_at, duration_ms, trace)
+         VALUES ($1, $2, $3, $4, 1, $5, 'live', '2026-01-01T10:00:01Z', '2026-01-01T10:00:00Z', 'probe', 'succeeded', '2026-01-01T10:00:01Z', 0.1, '[]')`,
+        [executionId, tenant.tenantId, flow!.flow_id, version!.flow_version_id, randomUUID()],
+      );
+      return { flowId: flow!.flow_id, versionId: version!.flow_version_id, fixtureId: fixture!.fixture_id, executionId, replayId: replay!.replay_id };
     };
     foreignFlow = await seedFlow(b, foreignType, 'foreign-flow');
     ownFlow = await seedFlow(a, ownType, 'own-flow');
@@ -458,6 +491,45 @@ describe('tenant isolation', () => {
         expect(withoutCorrelation(underOwnFlow)).toEqual(withoutCorrelation(randomUnderOwnFlow));
       },
     );
+
+    it.each([
+      ...EXECUTION_PROBES.map((probe) => [probe.name, probe, (flow: SeededFlow) => flow.executionId] as const),
+      ...REPLAY_PROBES.map((probe) => [probe.name, probe, (flow: SeededFlow) => flow.replayId] as const),
+    ])('cannot tell a foreign execution or replay from a missing one: %s', async (_name, probe, idOf) => {
+      const foreign = await send(who, probe, `${foreignFlow.flowId}/${idOf(foreignFlow)}`);
+      const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+      expect(foreign.status).toBe(404);
+      expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      const underOwnFlow = await send(who, probe, `${ownFlow.flowId}/${idOf(foreignFlow)}`);
+      const randomUnderOwnFlow = await send(who, probe, `${ownFlow.flowId}/${randomUUID()}`);
+      expect(underOwnFlow.status).toBe(404);
+      expect(withoutCorrelation(underOwnFlow)).toEqual(withoutCorrelation(randomUnderOwnFlow));
+    });
+
+    it('cannot tell a foreign device, version or replay named in an execution filter or a replay body from a missing one', async () => {
+      const auth = { Authorization: `Bearer ${tokens[who]}` };
+      const filters = ['deviceId', 'flowVersionId', 'replayId'] as const;
+      const foreignIds = { deviceId: foreignDevice.deviceId, flowVersionId: foreignFlow.versionId, replayId: foreignFlow.replayId };
+      for (const filter of filters) {
+        const path = (id: string) => `/v1/flows/${ownFlow.flowId}/executions?${filter}=${id}`;
+        const foreign = await t.http().get(path(foreignIds[filter])).set(auth);
+        const missing = await t.http().get(path(randomUUID())).set(auth);
+        if (who === 'adminA') expect(foreign.status).toBe(400);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      }
+      const window = { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' };
+      const bodies = [
+        [(id: string) => ({ ...window, flowVersionId: id }), foreignFlow.versionId],
+        [(id: string) => ({ ...window, deviceIds: [id] }), foreignDevice.deviceId],
+      ] as const;
+      for (const [bodyOf, foreignId] of bodies) {
+        const path = `/v1/flows/${ownFlow.flowId}/replays`;
+        const foreign = await t.http().post(path).set(auth).send(bodyOf(foreignId));
+        const missing = await t.http().post(path).set(auth).send(bodyOf(randomUUID()));
+        if (who === 'adminA') expect(foreign.status).toBe(400);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      }
+    });
 
     it('cannot tell a foreign flow version or fixture named in a run body from a missing one', async () => {
       const bodies = [

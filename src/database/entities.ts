@@ -14,6 +14,8 @@ import { OrganizationUnitEntity } from '../modules/tenancy/domain/organization-u
 import { TenantEntity } from '../modules/tenancy/domain/tenant.entity';
 import { IngestionCredentialEntity } from '../modules/ingestion/domain/ingestion-credential.entity';
 import { RawIngestionMessageEntity } from '../modules/ingestion/domain/raw-ingestion-message.entity';
+import { FlowExecutionEntity } from '../modules/processing/executions/domain/flow-execution.entity';
+import { FlowReplayEntity } from '../modules/processing/replays/domain/flow-replay.entity';
 import { AuditLogEntity } from '../shared/audit/audit-log.entity';
 
 /** Every TypeORM entity of the service; a new module adds its entities here. */
@@ -35,4 +37,6 @@ export const ENTITIES = [
   FlowParameterOverrideEntity,
   IngestionCredentialEntity,
   RawIngestionMessageEntity,
+  FlowExecutionEntity,
+  FlowReplayEntity,
 ];

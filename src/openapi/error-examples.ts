@@ -34,6 +34,7 @@ const CONFLICT_MESSAGES: Record<string, string> = {
   organization_unit_disabled: 'The organization unit is disabled (itself, an ancestor or its tenant).',
   parent_disabled: 'The parent unit is disabled (itself, an ancestor or its tenant).',
   protected_user: 'This user is protected and cannot be disabled or demoted.',
+  replay_in_progress: 'The flow already has a queued or running replay; wait for it or cancel it first.',
   refresh_in_progress: 'This refresh token was just rotated; retry once with the current cookie.',
   self_lockout: 'You cannot disable or demote yourself; ask another platform admin.',
   self_target: 'You cannot give yourself a temporary password; use change-password.',
@@ -55,6 +56,8 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   parameterOverrideId: 'flow_parameter_override',
   flowBlockId: 'flow_block',
   flowBlockVersionId: 'flow_block_version',
+  flowExecutionId: 'flow_execution',
+  replayId: 'flow_replay',
 };
 
 const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
@@ -69,6 +72,7 @@ const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
 /** The status an `invalid_state` conflict reports, and its message, for the operation that met it. */
 function invalidState(operationId: string, resourceType: string): { currentStatus: string; message: string } {
   const resource = resourceType.replace(/_/g, ' ');
+  if (operationId === 'CancelReplayController_cancel') return { currentStatus: 'succeeded', message: 'A succeeded flow replay cannot be cancelled.' };
   if (operationId === 'ReleaseFlowVersionController_release') return { currentStatus: 'released', message: 'Only a draft can be released; this version is released.' };
   if (operationId === 'DeprecateFlowVersionController_deprecate') return { currentStatus: 'draft', message: 'Only a released version can be deprecated; this version is draft.' };
   if (resourceType === 'device' && operationId.endsWith('_disable')) return { currentStatus: 'retired', message: 'A retired device cannot be disabled.' };

@@ -7,6 +7,7 @@
  * existence rule, notable validation rules, the 409 reasons, `If-Match` where required and the paging family.
  */
 import { INGESTION_OPERATION_DOCS } from './ingestion-docs';
+import { PROCESSING_OPERATION_DOCS } from './processing-docs';
 
 export interface OperationDoc {
   summary: string;
@@ -44,6 +45,7 @@ const perm = (permission: string, scope: 'T' | 'S' | '*'): string => {
 
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...INGESTION_OPERATION_DOCS,
+  ...PROCESSING_OPERATION_DOCS,
   // Probes (outside /v1, public)
   HealthController_healthz: {
     summary: 'Liveness probe',

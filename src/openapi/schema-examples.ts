@@ -1,4 +1,5 @@
 import { INGESTION_PARAMETER_EXAMPLES, INGESTION_SCHEMA_EXAMPLES } from './ingestion-docs';
+import { PROCESSING_PARAMETER_EXAMPLES, PROCESSING_SCHEMA_EXAMPLES } from './processing-docs';
 
 /**
  * Realistic examples of every request and response schema, keyed by component schema name. They are set as the
@@ -479,6 +480,7 @@ const parameterOverride = {
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ...INGESTION_SCHEMA_EXAMPLES,
+  ...PROCESSING_SCHEMA_EXAMPLES,
   // Authentication
   LoginRequest: { identifier: 'maria.lopez@acme-water.example', password: 'Harbour-Road-0417!' },
   TokenResponse: tokenResponse,
@@ -727,6 +729,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
  */
 export const PARAMETER_EXAMPLES: Record<string, unknown> = {
   ...INGESTION_PARAMETER_EXAMPLES,
+  ...PROCESSING_PARAMETER_EXAMPLES,
   tenantNumber: 7,
   userId: USER_ID,
   sessionId: SESSION_ID,

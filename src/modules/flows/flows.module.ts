@@ -81,6 +81,6 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     RunFixturesHandler,
     PreviewFlowHandler,
   ],
-  exports: [FlowRunner, FlowEngineModule],
+  exports: [FlowRunner, FlowEngineModule, FlowRepository, FlowVersionStore],
 })
 export class FlowsModule {}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 
 export const CORRELATION_HEADER = 'X-Correlation-Id';
-const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 type RequestWithId = Request & { id?: string };
 

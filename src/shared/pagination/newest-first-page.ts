@@ -42,7 +42,7 @@ const pairPresent = (object: object): boolean => {
   return from !== undefined || to !== undefined;
 };
 
-const THIRTY_ONE_DAYS = { ms: MAX_WINDOW_SPAN_MS, message: 'The window from `from` to `to` spans at most 31 days.' };
+export const THIRTY_ONE_DAYS = { ms: MAX_WINDOW_SPAN_MS, message: 'The window from `from` to `to` spans at most 31 days.' };
 
 /**
  * Base of time-windowed "Newest-first" lists: `from`/`to` as a pair, `[from, to)`, at most 31 days;

@@ -119,8 +119,10 @@ function final(status: OutcomeUpdate['status'], reason: string, deviceId: string
   return { kind: 'final', update: { status, reason, deviceId, tenantId } };
 }
 
-/** The message as a flow run sees it: observedAt falls back to the receipt time. */
-export function claimedRowToUplink(row: ClaimedRow): StoredUplink {
+/** The message as a flow run sees it (a claimed row, or a replay's): observedAt falls back to the receipt time. */
+export function claimedRowToUplink(
+  row: Pick<ClaimedRow, 'raw_ingestion_message_id' | 'received_at' | 'observed_at' | 'raw_payload' | 'connection_data' | 'correlation_id'>,
+): StoredUplink {
   return {
     rawIngestionMessageId: row.raw_ingestion_message_id,
     receivedAt: row.received_at,

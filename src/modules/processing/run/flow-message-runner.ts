@@ -183,7 +183,7 @@ export class FlowMessageRunner {
     const final = [...outcomes];
     const writable = final.filter((o) => o.result.status === 'succeeded' && (hasKeys(o.result.current) || hasKeys(o.result.timeseries)));
     if (writable.length > 0) {
-      const refused = await this.writeValues(manager, writable);
+      const refused = await this.writeValues(manager, writable, options.mode);
       for (const [index, message] of refused) {
         const at = final.indexOf(writable[index]);
         final[at] = { ...final[at], result: refusedResult(final[at].result, message) };
@@ -199,11 +199,11 @@ export class FlowMessageRunner {
   }
 
   /** Writes the values of `writable`; the batch first, one savepoint per message if the storage refuses it. */
-  private async writeValues(manager: EntityManager, writable: readonly MessageOutcome[]): Promise<Map<number, string>> {
+  private async writeValues(manager: EntityManager, writable: readonly MessageOutcome[], mode: RunMode): Promise<Map<number, string>> {
     const refused = new Map<number, string>();
     await manager.query('SAVEPOINT flow_values');
     try {
-      await this.writeRows(manager, writable);
+      await this.writeRows(manager, writable, mode);
       await manager.query('RELEASE SAVEPOINT flow_values');
       return refused;
     } catch (error) {
@@ -213,7 +213,7 @@ export class FlowMessageRunner {
     for (const [index, outcome] of writable.entries()) {
       await manager.query('SAVEPOINT flow_value');
       try {
-        await this.writeRows(manager, [outcome]);
+        await this.writeRows(manager, [outcome], mode);
         await manager.query('RELEASE SAVEPOINT flow_value');
       } catch (error) {
         if (!isRefusal(error)) throw error;
@@ -225,7 +225,8 @@ export class FlowMessageRunner {
     return refused;
   }
 
-  private async writeRows(manager: EntityManager, outcomes: readonly MessageOutcome[]): Promise<void> {
+  /** A replay's points replace those stored from the same raw messages (see TelemetryWriter.writeMeasurements). */
+  private async writeRows(manager: EntityManager, outcomes: readonly MessageOutcome[], mode: RunMode): Promise<void> {
     const current: TelemetryRow[] = [];
     const series: TelemetryRow[] = [];
     for (const outcome of outcomes) {
@@ -234,7 +235,7 @@ export class FlowMessageRunner {
       for (const [key, value] of Object.entries(outcome.result.current)) current.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
       for (const [key, value] of Object.entries(outcome.result.timeseries)) series.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
     }
-    await this.telemetry.writeMeasurements(manager, series);
+    await this.telemetry.writeMeasurements(manager, series, { replay: mode === 'replay' });
     await this.telemetry.writeCurrentValues(manager, current);
   }
 

@@ -70,7 +70,7 @@ const checkedInput = (target: Target) => `
 
 // Rows go in key order: neighbouring index entries are written together, and two concurrent batches sharing keys
 // lock them in the same order (no deadlock between them).
-const MEASUREMENTS_SQL = `
+const measurementsSql = (replaces: '>' | '>=') => `
   WITH ${checkedInput('timeseries')},
   written AS (
     INSERT INTO measurements AS m (device_id, field_no, observed_at, raw_received_at, value_num, value_json)
@@ -79,11 +79,13 @@ const MEASUREMENTS_SQL = `
      ORDER BY device_id, observed_at, field_no
     ON CONFLICT (device_id, observed_at, field_no) DO UPDATE
        SET raw_received_at = excluded.raw_received_at, value_num = excluded.value_num, value_json = excluded.value_json
-     WHERE excluded.raw_received_at > m.raw_received_at
+     WHERE excluded.raw_received_at ${replaces} m.raw_received_at
     RETURNING 1
   )
   SELECT (SELECT count(*)::int FROM written) AS written,
          (SELECT device_id FROM bad) AS bad_device_id, (SELECT field_no FROM bad) AS bad_field_no`;
+const MEASUREMENTS_SQL = measurementsSql('>');
+const REPLAYED_MEASUREMENTS_SQL = measurementsSql('>=');
 
 const CURRENT_VALUES_SQL = `
   WITH ${checkedInput('current')},
@@ -118,11 +120,13 @@ export class TelemetryWriter {
   /**
    * Timeseries upsert on (device, field, observedAt): a later rawReceivedAt replaces the stored point, an equal
    * or older one changes nothing (re-sending a row is a no-op). Duplicate keys in one batch keep the row with
-   * the latest rawReceivedAt (the first of equals), as if sent one by one.
+   * the latest rawReceivedAt (the first of equals), as if sent one by one. `replay`: the rows are a replay's,
+   * recomputed from the same raw messages, so an equal rawReceivedAt replaces the stored point too (an older one
+   * still does not: a later message's point at the same instant stays).
    */
-  async writeMeasurements(manager: EntityManager, rows: readonly TelemetryRow[]): Promise<WriteResult> {
+  async writeMeasurements(manager: EntityManager, rows: readonly TelemetryRow[], options: { replay?: boolean } = {}): Promise<WriteResult> {
     const unique = dedupe(rows, measurementKey, (kept, candidate) => candidate.rawReceivedAt > kept.rawReceivedAt);
-    return this.run(manager, MEASUREMENTS_SQL, unique, 'timeseries');
+    return this.run(manager, options.replay ? REPLAYED_MEASUREMENTS_SQL : MEASUREMENTS_SQL, unique, 'timeseries');
   }
 
   /**
