@@ -349,7 +349,7 @@ describe('graceful stop', () => {
       const client = await pgClient(t.database.url);
       try {
         const { rows } = await client.query<{ job_id: string; state: string }>(
-          `SELECT job_id::text, state FROM jobs WHERE job_id = ANY($1::bigint[]) ORDER BY job_id`,
+          `SELECT job_id::text, state FROM jobs WHERE job_id = ANY($1::bigint[]) ORDER BY jobs.job_id`,
           [[running, later]],
         );
         expect(rows).toEqual([
