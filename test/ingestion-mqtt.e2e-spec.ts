@@ -7,6 +7,9 @@ import { chirpstackUp, ttsUplink } from './fixtures/ingestion/bodies';
 import { loginAdmin } from './support/auth';
 import { as } from './support/http';
 import { publisherFor, startTestBroker, TestBroker } from './support/mqtt-broker';
+import { seedDevice } from './support/devices';
+import { seedLiveFlow } from './support/processing';
+import { seedTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { waitUntil } from './support/wait';
 
@@ -423,5 +426,41 @@ describe('MQTT ingestion shutdown', () => {
     } finally {
       next.end(true);
     }
+  });
+});
+
+describe('MQTT ingestion through processing', () => {
+  const CLIENT_ID = 'uplink-e2e-processing';
+  let broker: TestBroker;
+  let t: TestApp;
+  let publisher: MqttClient;
+
+  beforeAll(async () => {
+    broker = await startTestBroker();
+    t = await startTestApp({ env: { MQTT_ENABLED: 'true', MQTT_URL: broker.url, MQTT_CLIENT_ID: CLIENT_ID } });
+    publisher = await publisherFor(broker);
+    await waitUntil(() => broker.subscriptions.some((subscription) => subscription.clientId === CLIENT_ID), 10_000, 'subscription');
+  });
+
+  afterAll(async () => {
+    publisher?.end(true);
+    await t?.close();
+    await broker?.close();
+  });
+
+  it('routes an MQTT uplink like a platform credential: to the device of any tenant, through its active flow', async () => {
+    const admin = as(t, (await loginAdmin(t)).accessToken);
+    const tenant = await seedTenant(t);
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const eui = devEui();
+    const device = await seedDevice(t, tenant, flow.type, null, { devEui: eui.toUpperCase() });
+    // 0x00FF scaled by 0.1.
+    const body = Buffer.from(JSON.stringify({ ...chirpstackUp(eui, randomUUID()), data: Buffer.from([0, 255]).toString('base64') }));
+    await publisher.publishAsync(eventTopic(eui, 'up'), body, { qos: 1 });
+    await waitUntil(async () => (await rowsWithBody(t, body))[0]?.processing_status === 'processed', 10_000, 'processed');
+    const [row] = await t.dataSource.query(`SELECT tenant_id, device_id, flow_execution_id FROM raw_ingestion_messages WHERE body = $1`, [body]);
+    expect(row).toMatchObject({ tenant_id: tenant.tenantId, device_id: device.deviceId });
+    const [execution] = await t.dataSource.query(`SELECT status, current FROM flow_executions WHERE flow_execution_id = $1`, [row.flow_execution_id]);
+    expect(execution).toEqual({ status: 'succeeded', current: { level: 25.5 } });
   });
 });
