@@ -11,7 +11,8 @@
  * machine's plain batched INSERT rows/s just before (500-row multi-row INSERTs of a raw-message-shaped row from
  * BENCH_PLAIN_CONNECTIONS (4) connections, each committed) and the ratio, and where the CPU went (service
  * processes, PostgreSQL, this load generator) per 1,000 uplinks. BENCH_PROFILE=1 runs the services under
- * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function).
+ * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function); BENCH_PROFILE_DIR
+ * keeps the .cpuprofile files there.
  * Prints figures; never fails on a number.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -29,6 +30,8 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const PLAIN_CONNECTIONS = Number(process.env.BENCH_PLAIN_CONNECTIONS ?? 4);
 const PLAIN_SECONDS = Number(process.env.BENCH_PLAIN_SECONDS ?? 5);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Where the profiles go (kept); else a temp folder, removed. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
@@ -456,7 +459,7 @@ function printProfiles(dir, runs) {
 
 async function main() {
   const database = await throwAwayDatabase('ingest');
-  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'uplink-bench-ingest-prof-')) : null;
+  const profileDir = PROFILE ? (PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'uplink-bench-ingest-prof-'))) : null;
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const db = new Client({ connectionString: database.url });
   const services = [];
@@ -489,7 +492,7 @@ async function main() {
     await db.end().catch(() => undefined);
     await Promise.all(services.map((service) => service.stop()));
     await database.drop();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    if (profileDir && !PROFILE_DIR) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
