@@ -10,7 +10,10 @@
  * rows verified (202s = raw rows stored = processed = succeeded executions; measurement rows = 4 per uplink), the same
  * machine's plain batched INSERT rows/s just before (500-row multi-row INSERTs of a raw-message-shaped row from
  * BENCH_PLAIN_CONNECTIONS (4) connections, each committed) and the ratio, and where the CPU went (service
- * processes, PostgreSQL, this load generator) per 1,000 uplinks. BENCH_PROFILE=1 runs the services under
+ * processes, PostgreSQL, this load generator) per 1,000 uplinks. Then the two halves apart: the ack path alone (a
+ * service with PROCESSING_ENABLED=false builds a backlog for BENCH_DURATION seconds while the processing services
+ * are paused) and the pipeline alone (one, then two processing processes resumed on that backlog: processed/s until
+ * it is empty); BENCH_BACKLOG=0 leaves that part out. BENCH_PROFILE=1 runs the services under
  * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function); BENCH_PROFILE_DIR
  * keeps the .cpuprofile files there.
  * Prints figures; never fails on a number.
@@ -33,6 +36,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Where the profiles go (kept); else a temp folder, removed. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
+const BACKLOG = process.env.BENCH_BACKLOG !== '0';
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -354,10 +358,16 @@ async function verify(db, credentialId, since) {
   const succeeded = executions.find((row) => row.status === 'succeeded')?.n ?? 0;
   const executionRows = executions.reduce((sum, row) => sum + row.n, 0);
   const executedMessages = executions.reduce((sum, row) => sum + row.messages, 0);
+  const { rows: failures } = await db.query(
+    `SELECT e.status, e.error->>'code' AS code, left(e.error->>'message', 160) AS message, count(*)::int AS n
+       FROM flow_executions e JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = e.raw_ingestion_message_id
+      WHERE r.credential_id = $1 AND e.status <> 'succeeded' GROUP BY 1, 2, 3 ORDER BY 4 DESC LIMIT 5`,
+    [credentialId],
+  );
   const {
     rows: [measured],
   } = await db.query(`SELECT count(*)::int AS n FROM measurements WHERE raw_received_at >= $1`, [since]);
-  return { stored, statuses, processed, succeeded, executionRows, executedMessages, measurements: measured.n };
+  return { stored, statuses, processed, succeeded, executionRows, executedMessages, failures, measurements: measured.n };
 }
 
 /** One measured run against `services` (the connections split between them). */
@@ -413,7 +423,10 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
     backlogAtEnd: atEnd.pending,
     oldestAtEnd: atEnd.oldest,
     drainSeconds: (drainedAt - sent.ended) / 1000,
-    lost: sent.acked - Math.min(sent.acked, checked.stored, checked.processed, checked.succeeded),
+    // Acknowledged but not stored, or stored but never processed (still pending): lost. A failed execution is
+    // processed (and printed with its reason), not lost.
+    lost: sent.acked - Math.min(sent.acked, checked.stored) + (checked.statuses.find((row) => row.status === 'pending')?.n ?? 0),
+    failed: checked.executionRows - checked.succeeded,
     plain,
     ratio: checked.processed / processSeconds / plain,
     cpu: { service: perThousand(serviceCpu), postgres: perThousand(cpu('postgres')), bench: perThousand(cpu('bench')) },
@@ -433,6 +446,7 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
       ` (${fmt(checked.executionRows)} executions for ${fmt(checked.executedMessages)} messages); measurement rows ${fmt(checked.measurements)} (${(checked.measurements / Math.max(1, sent.acked)).toFixed(2)} per uplink);` +
       ` lost ${figures.lost}${notProcessed.length ? `; not processed: ${notProcessed.join(', ')}` : ''}`,
   );
+  for (const failure of checked.failures) log(`  NOT succeeded       ${failure.n} x ${failure.status} ${failure.code}: ${failure.message}`);
   log(`  plain batched INSERT ${fmt(plain)} rows/s (500-row INSERTs, ${PLAIN_CONNECTIONS} connections, just before); processed/plain ${figures.ratio.toFixed(3)}`);
   log(
     `  CPU per 1,000 uplinks service ${figures.cpu.service.toFixed(2)} s, PostgreSQL ${figures.cpu.postgres.toFixed(2)} s, load generator ${figures.cpu.bench.toFixed(2)} s` +
@@ -440,9 +454,69 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
   );
   log(
     `  goals               processed >= ${fmt(GOALS.processedPerSecond)}/s ${met(figures.processedPerSecond >= GOALS.processedPerSecond)}; ack p99 < ${GOALS.ackP99Ms} ms ${met(figures.p99 < GOALS.ackP99Ms)};` +
-      ` >= ${GOALS.plainRatio} of plain ${met(figures.ratio >= GOALS.plainRatio)}; zero lost ${met(figures.lost === 0 && checked.stored === sent.acked && checked.executionRows === checked.processed)}`,
+      ` >= ${GOALS.plainRatio} of plain ${met(figures.ratio >= GOALS.plainRatio)};` +
+      ` zero lost ${met(figures.lost === 0 && checked.stored === sent.acked && checked.executionRows === checked.processed && checked.executedMessages === checked.processed)}`,
   );
   return figures;
+}
+
+/**
+ * The halves apart. `processes` processing services are started and paused (SIGSTOP); an ingest-only service
+ * (processing off) acknowledges for DURATION seconds, leaving a backlog; then the processing services resume
+ * (SIGCONT) together and drain it. Start-up is outside both measurements.
+ */
+async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, postmaster, start) {
+  const workers = await Promise.all(Array.from({ length: processes }, () => start()));
+  try {
+    await drained(db, 100);
+    for (const worker of workers) process.kill(worker.pid, 'SIGSTOP');
+    const next = uplinks();
+    const run = await credential(api, tenantNumber, `bench ${label}`);
+    const posters = [poster(ingestOnly.url, run.token, CONNECTIONS)];
+    const ackPids = { ingest: { pid: ingestOnly.pid, children: true } };
+    const before = cpuSeconds(ackPids, postmaster);
+    const sent = await send(posters, next, DURATION);
+    const after = cpuSeconds(ackPids, postmaster);
+    posters.forEach((target) => target.close());
+    const { pending } = await backlog(db);
+
+    const workerPids = Object.fromEntries(workers.map((worker, index) => [`w${index}`, { pid: worker.pid, children: true }]));
+    const cpuBefore = cpuSeconds(workerPids, postmaster);
+    const resumed = now();
+    for (const worker of workers) process.kill(worker.pid, 'SIGCONT');
+    const drainedAt = await drained(db);
+    const cpuAfter = cpuSeconds(workerPids, postmaster);
+    const checked = await verify(db, run.id, new Date());
+    const { processed } = checked;
+    const serviceCpu = workers.reduce((sum, _, index) => sum + cpuAfter[`w${index}`] - cpuBefore[`w${index}`], 0);
+    const figures = {
+      label,
+      acked: sent.acked,
+      ackPerSecond: sent.acked / ((sent.ended - sent.started) / 1000),
+      p50: percentile(sent.latencies, 0.5),
+      p99: percentile(sent.latencies, 0.99),
+      ackCpu: { service: ((after.ingest - before.ingest) / sent.acked) * 1000, postgres: ((after.postgres - before.postgres) / sent.acked) * 1000 },
+      backlog: pending,
+      processed,
+      processedPerSecond: processed / ((drainedAt - resumed) / 1000),
+      processCpu: { service: (serviceCpu / processed) * 1000, postgres: ((cpuAfter.postgres - cpuBefore.postgres) / processed) * 1000 },
+    };
+    log(`${label}: the ack path alone (processing off), then ${processes} paused processing process${processes > 1 ? 'es' : ''} resumed on the backlog; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    log(
+      `  ack only            ${fmt(sent.acked)} = ${fmt(figures.ackPerSecond)}/s; p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms;` +
+        ` CPU per 1,000: service ${figures.ackCpu.service.toFixed(2)} s, PostgreSQL ${figures.ackCpu.postgres.toFixed(2)} s`,
+    );
+    log(
+      `  pipeline only       backlog ${fmt(pending)} -> ${fmt(processed)} processed at ${fmt(figures.processedPerSecond)}/s;` +
+        ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s`,
+    );
+    log(`  rows verified       202s ${fmt(sent.acked)} = stored ${fmt(checked.stored)} = processed ${fmt(processed)} = executions succeeded ${fmt(checked.succeeded)} (${fmt(checked.executionRows)} executions)`);
+    for (const failure of checked.failures) log(`  NOT succeeded       ${failure.n} x ${failure.status} ${failure.code}: ${failure.message}`);
+    return figures;
+  } finally {
+    for (const worker of workers) process.kill(worker.pid, 'SIGCONT');
+    await Promise.all(workers.map((worker) => worker.stop()));
+  }
 }
 
 function printProfiles(dir, runs) {
@@ -475,13 +549,32 @@ async function main() {
     services.push(await startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV }, nodeArgs }));
     runs.push(await scenario('2 service processes', services, db, api, tenantNumber, postmaster, database.url));
 
+    const halves = [];
+    if (BACKLOG) {
+      await Promise.all(services.splice(0).map((service) => service.stop()));
+      const start = (env = {}) => startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
+      const ingestOnly = await start({ PROCESSING_ENABLED: 'false' });
+      services.push(ingestOnly);
+      const ingestApi = await apiOf(ingestOnly.url);
+      log();
+      for (const processes of [1, 2]) {
+        halves.push(await backlogRun(`backlog, ${processes} process${processes > 1 ? 'es' : ''}`, ingestOnly, processes, db, ingestApi, tenantNumber, postmaster, start));
+      }
+    }
+
     log();
-    log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
+    log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost / failed | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
     log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const r of runs) {
       log(
-        `| ${r.label} | ${fmt(r.ackPerSecond)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${fmt(r.processedPerSecond)} | ${fmt(r.backlogAtEnd)} (${r.oldestAtEnd.toFixed(1)}) | ${r.lost} |` +
+        `| ${r.label} | ${fmt(r.ackPerSecond)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${fmt(r.processedPerSecond)} | ${fmt(r.backlogAtEnd)} (${r.oldestAtEnd.toFixed(1)}) | ${r.lost} / ${r.failed} |` +
           ` ${fmt(r.plain)} | ${r.ratio.toFixed(3)} | ${r.cpu.service.toFixed(2)} / ${r.cpu.postgres.toFixed(2)} / ${r.cpu.bench.toFixed(2)} | ${r.load} |`,
+      );
+    }
+    for (const h of halves) {
+      log(
+        `| ${h.label}: ack only / pipeline only | ${fmt(h.ackPerSecond)} | ${h.p50.toFixed(0)} / ${h.p99.toFixed(0)} | ${fmt(h.processedPerSecond)} | ${fmt(h.backlog)} | | | |` +
+          ` ack ${h.ackCpu.service.toFixed(2)} / ${h.ackCpu.postgres.toFixed(2)}; pipeline ${h.processCpu.service.toFixed(2)} / ${h.processCpu.postgres.toFixed(2)} | |`,
       );
     }
     if (profileDir) {
