@@ -13,7 +13,8 @@
  * processes, PostgreSQL, this load generator) per 1,000 uplinks. Then the two halves apart: the ack path alone (a
  * service with PROCESSING_ENABLED=false builds a backlog for BENCH_DURATION seconds while the processing services
  * are paused) and the pipeline alone (one, then two processing processes resumed on that backlog: processed/s until
- * it is empty); BENCH_BACKLOG=0 leaves that part out. BENCH_PROFILE=1 runs the services under
+ * it is empty), with the EXPLAIN ANALYZE of a claim on that backlog (BENCH_EXPLAIN=1 prints the plan);
+ * BENCH_BACKLOG=0 leaves that part out. BENCH_PROFILE=1 runs the services under
  * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function); BENCH_PROFILE_DIR
  * keeps the .cpuprofile files there.
  * Prints figures; never fails on a number.
@@ -25,7 +26,7 @@ const { loadavg, tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { summarize } = require('./cpu-profile');
-const { ADMIN, cpuSeconds, fail, percentile, postmasterOf, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, ROOT, cpuSeconds, explainPlan, fail, percentile, postmasterOf, startService, throwAwayDatabase } = require('./support');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -460,6 +461,22 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
   return figures;
 }
 
+/** EXPLAIN ANALYZE of the workers' claim (default batch size) on the backlog, in a transaction rolled back. */
+async function explainClaim(db) {
+  const { CLAIM_SQL } = require(join(ROOT, 'dist', 'modules', 'processing', 'pipeline', 'routing.js'));
+  const batch = Number(SERVICE_ENV.PROCESSING_BATCH_SIZE ?? 250);
+  await db.query('BEGIN');
+  try {
+    const { plan, indexes, seqScans, time } = await explainPlan(db, CLAIM_SQL, [batch]);
+    return [
+      `  claim of ${batch} on the backlog: ${time}; ${indexes.join(', ') || 'no index'}${seqScans.length ? `; ${seqScans.length} Seq Scan(s)` : ''}`,
+      ...(process.env.BENCH_EXPLAIN === '1' ? plan.map((line) => `    ${line}`) : []),
+    ];
+  } finally {
+    await db.query('ROLLBACK');
+  }
+}
+
 /**
  * The halves apart. `processes` processing services are started and paused (SIGSTOP); an ingest-only service
  * (processing off) acknowledges for DURATION seconds, leaving a backlog; then the processing services resume
@@ -480,6 +497,7 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
     posters.forEach((target) => target.close());
     const { pending } = await backlog(db);
 
+    const claimPlan = processes === 1 ? await explainClaim(db) : [];
     const workerPids = Object.fromEntries(workers.map((worker, index) => [`w${index}`, { pid: worker.pid, children: true }]));
     const cpuBefore = cpuSeconds(workerPids, postmaster);
     const resumed = now();
@@ -510,6 +528,7 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
       `  pipeline only       backlog ${fmt(pending)} -> ${fmt(processed)} processed at ${fmt(figures.processedPerSecond)}/s;` +
         ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s`,
     );
+    for (const line of claimPlan) log(line);
     log(`  rows verified       202s ${fmt(sent.acked)} = stored ${fmt(checked.stored)} = processed ${fmt(processed)} = executions succeeded ${fmt(checked.succeeded)} (${fmt(checked.executionRows)} executions)`);
     for (const failure of checked.failures) log(`  NOT succeeded       ${failure.n} x ${failure.status} ${failure.code}: ${failure.message}`);
     return figures;
