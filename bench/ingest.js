@@ -14,7 +14,7 @@
  * service with PROCESSING_ENABLED=false builds a backlog for BENCH_DURATION seconds while the processing services
  * are paused) and the pipeline alone (one, then two processing processes resumed on that backlog: processed/s until
  * it is empty), with the EXPLAIN ANALYZE of a claim on that backlog (BENCH_EXPLAIN=1 prints the plan);
- * BENCH_BACKLOG=0 leaves that part out. BENCH_PROFILE=1 runs the services under
+ * BENCH_PARTS=e2e or BENCH_PARTS=halves runs one part only. BENCH_PROFILE=1 runs the services under
  * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function); BENCH_PROFILE_DIR
  * keeps the .cpuprofile files there.
  * Prints figures; never fails on a number.
@@ -37,7 +37,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Where the profiles go (kept); else a temp folder, removed. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
-const BACKLOG = process.env.BENCH_BACKLOG !== '0';
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'e2e,halves').split(',').map((part) => part.trim()));
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -492,7 +492,9 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
     const posters = [poster(ingestOnly.url, run.token, CONNECTIONS)];
     const ackPids = { ingest: { pid: ingestOnly.pid, children: true } };
     const before = cpuSeconds(ackPids, postmaster);
+    const ackWindow = { from: monotonic(), to: 0 };
     const sent = await send(posters, next, DURATION);
+    ackWindow.to = monotonic();
     const after = cpuSeconds(ackPids, postmaster);
     posters.forEach((target) => target.close());
     const { pending } = await backlog(db);
@@ -501,8 +503,10 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
     const workerPids = Object.fromEntries(workers.map((worker, index) => [`w${index}`, { pid: worker.pid, children: true }]));
     const cpuBefore = cpuSeconds(workerPids, postmaster);
     const resumed = now();
+    const drainWindow = { from: monotonic(), to: 0 };
     for (const worker of workers) process.kill(worker.pid, 'SIGCONT');
     const drainedAt = await drained(db);
+    drainWindow.to = monotonic();
     const cpuAfter = cpuSeconds(workerPids, postmaster);
     const checked = await verify(db, run.id, new Date());
     const { processed } = checked;
@@ -518,6 +522,10 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
       processed,
       processedPerSecond: processed / ((drainedAt - resumed) / 1000),
       processCpu: { service: (serviceCpu / processed) * 1000, postgres: ((cpuAfter.postgres - cpuBefore.postgres) / processed) * 1000 },
+      windows: [
+        { label: `${label}: ack only`, window: ackWindow },
+        { label: `${label}: pipeline only`, window: drainWindow },
+      ],
     };
     log(`${label}: the ack path alone (processing off), then ${processes} paused processing process${processes > 1 ? 'es' : ''} resumed on the backlog; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
     log(
@@ -564,12 +572,14 @@ async function main() {
     const postmaster = await postmasterOf(db);
     log(`bench:ingest: ChirpStack v4 up webhooks of ${DEVICES} devices -> custom decodeUplink codec -> 4 fields (current + time series)`);
     const runs = [];
-    runs.push(await scenario('1 service process', services, db, api, tenantNumber, postmaster, database.url));
-    services.push(await startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV }, nodeArgs }));
-    runs.push(await scenario('2 service processes', services, db, api, tenantNumber, postmaster, database.url));
+    if (PARTS.has('e2e')) {
+      runs.push(await scenario('1 service process', services, db, api, tenantNumber, postmaster, database.url));
+      services.push(await startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV }, nodeArgs }));
+      runs.push(await scenario('2 service processes', services, db, api, tenantNumber, postmaster, database.url));
+    }
 
     const halves = [];
-    if (BACKLOG) {
+    if (PARTS.has('halves')) {
       await Promise.all(services.splice(0).map((service) => service.stop()));
       const start = (env = {}) => startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
       const ingestOnly = await start({ PROCESSING_ENABLED: 'false' });
@@ -598,7 +608,7 @@ async function main() {
     }
     if (profileDir) {
       await Promise.all(services.splice(0).map((service) => service.stop()));
-      printProfiles(profileDir, runs);
+      printProfiles(profileDir, [...runs, ...halves.flatMap((h) => h.windows)]);
     }
   } finally {
     await db.end().catch(() => undefined);
