@@ -17,12 +17,12 @@
  * Quick run: BENCH_ROWS=1000000 BENCH_DURATION=5 npm run bench:devices; BENCH_PARTS=1 runs part 1 only.
  * Prints figures; never fails on a number.
  */
-const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { summarize } = require('./cpu-profile');
-const { ADMIN, ROOT, explainPlan, fail, load: loadRun, measure, p50: medianOf, startHello, startPeer, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, ROOT, cpuSeconds, explainPlan, fail, load: loadRun, measure, p50: medianOf, postmasterOf, startHello, startPeer, startService, throwAwayDatabase } = require('./support');
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -40,29 +40,6 @@ const END = START + HOURS * 3600_000;
 const VIEWER = { username: 'bench-viewer', password: 'bench-viewer-password-1' };
 const log = (line) => process.stdout.write(`${line}\n`);
 const p50 = (fn) => medianOf(fn, RUNS);
-
-/** CPU seconds used so far by the given pids and by the processes of the PostgreSQL cluster whose postmaster is `postmaster`. */
-function cpuSeconds(pids, postmaster) {
-  const stat = (pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    } catch {
-      return null;
-    }
-  };
-  const ticks = (fields) => (fields ? Number(fields[11]) + Number(fields[12]) : 0);
-  let postgres = 0;
-  if (postmaster) {
-    for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      const fields = stat(entry);
-      if (fields && (Number(entry) === postmaster || Number(fields[1]) === postmaster)) postgres += ticks(fields);
-    }
-  }
-  const result = { postgres: postgres / 100 };
-  for (const [name, pid] of Object.entries(pids)) result[name] = ticks(stat(pid)) / 100;
-  return result;
-}
-
 
 async function login(url, identifier, password) {
   const res = await fetch(`${url}/v1/auth/login`, {
@@ -176,16 +153,7 @@ async function currentValues(db, database, services, hello, peer, catalog, readD
      SELECT $1, f, to_jsonb(f * 1.5), $2, $2 FROM unnest($3::int[]) f`,
     [readDevice, now, catalog.fieldNos],
   );
-  const {
-    rows: [{ pid }],
-  } = await db.query(`SELECT pg_backend_pid() AS pid`);
-  // The backend's parent is the postmaster (when the server runs on this machine).
-  let postmaster = 0;
-  try {
-    postmaster = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) || 0;
-  } catch {
-    // A remote server: no CPU figure for PostgreSQL.
-  }
+  const postmaster = await postmasterOf(db);
   const path = `/v1/devices/${readDevice}/current-values`;
   /**
    * One target under load, with the CPU its server process (`pid`), PostgreSQL and autocannon used meanwhile. On a

@@ -1,7 +1,7 @@
 // Shared plumbing of the benchmarks: free ports, child processes, throw-away databases, readiness waits, timings
 // and autocannon runs.
 const { spawn } = require('node:child_process');
-const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
+const { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
@@ -229,6 +229,42 @@ async function measureInProcess(call, inFlight, ms) {
   return { calls, elapsed: performance.now() - started, latencies };
 }
 
+/** The fields of /proc/<pid>/stat after the command name (index 1 is the parent pid), or null. */
+function procStat(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The postmaster of `db`'s server (the parent of its backend) when it runs on this machine, else 0. */
+async function postmasterOf(db) {
+  const {
+    rows: [{ pid }],
+  } = await db.query(`SELECT pg_backend_pid() AS pid`);
+  return Number(procStat(pid)?.[1]) || 0;
+}
+
+/**
+ * CPU seconds used so far by each of the named pids (`{ name: pid }`; `{ name: { pid, children: true } }` adds its
+ * child processes, such as the service's sandbox host), and as `postgres` by the processes of the PostgreSQL
+ * cluster whose postmaster is `postmaster` (0: not measured).
+ */
+function cpuSeconds(pids, postmaster) {
+  const ticks = (fields) => (fields ? Number(fields[11]) + Number(fields[12]) : 0);
+  const processes = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => ({ pid: Number(name), fields: procStat(name) }))
+    .filter((entry) => entry.fields !== null);
+  const tree = (root) => processes.filter((entry) => entry.pid === root || Number(entry.fields[1]) === root).reduce((sum, entry) => sum + ticks(entry.fields), 0);
+  const result = { postgres: postmaster ? tree(postmaster) / 100 : 0 };
+  for (const [name, target] of Object.entries(pids)) {
+    result[name] = (typeof target === 'object' && target.children ? tree(target.pid) : ticks(procStat(typeof target === 'object' ? target.pid : target))) / 100;
+  }
+  return result;
+}
+
 function fail(name) {
   return (error) => {
     process.stderr.write(`${name} failed: ${error.message}\n`);
@@ -239,6 +275,7 @@ function fail(name) {
 module.exports = {
   ADMIN,
   ROOT,
+  cpuSeconds,
   explainPlan,
   fail,
   freePort,
@@ -247,6 +284,7 @@ module.exports = {
   measureInProcess,
   p50,
   percentile,
+  postmasterOf,
   print,
   startHello,
   startPeer,

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { RECEIPT_LOCK_CLASS } from '../src/modules/ingestion/ingest/raw-message-writer';
 import { IngestionProcessor } from '../src/modules/processing/pipeline/ingestion-processor';
 import { loginAdmin } from './support/auth';
 import { randomDevEui, seedDevice } from './support/devices';
@@ -233,6 +235,47 @@ describe('live processing', () => {
       expect(starts).toEqual([...starts].sort((x, y) => x - y));
       const [current] = await t.dataSource.query(`SELECT value FROM device_current_values WHERE device_id = $1`, [device.deviceId]);
       expect(current.value).toBe(39 * 0.1);
+    }
+  });
+
+  it('numbers a device\'s uplink after one another replica is still storing: the writer waits for that device\'s receipt lock', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    // Another replica in the middle of storing an uplink of the device: its transaction holds the device's receipt
+    // lock and has numbered its row, but has not committed yet.
+    const other = new Client({ connectionString: t.database.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext($1))`, [device.devEui]);
+      const earlierId = randomUUID();
+      const body = Buffer.from('{}');
+      const earlier = await other.query(
+        `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, dev_eui, observed_at, raw_payload, content_type, body, size_bytes)
+         VALUES ($1, clock_timestamp(), 'http', 'uplink', $2, '2026-07-01T00:00:00Z', '{"encoding":"hex","data":"0001"}', 'application/json', $3, 2)
+         RETURNING receipt_seq`,
+        [earlierId, device.devEui, body],
+      );
+      let answered = false;
+      const later = ingest(tenantToken, device.devEui, 2, { time: '2026-07-01T00:00:00Z' }).then((id) => {
+        answered = true;
+        return id;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      await other.query('COMMIT');
+      const laterId = await later;
+      const [row] = await t.dataSource.query(`SELECT receipt_seq FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [laterId]);
+      expect(BigInt(row.receipt_seq)).toBeGreaterThan(BigInt(earlier.rows[0].receipt_seq));
+      await waitProcessed(t, [earlierId, laterId]);
+      const runs = await t.dataSource.query(
+        `SELECT e.current->>'level' AS level FROM flow_executions e JOIN raw_ingestion_messages r USING (raw_ingestion_message_id)
+          WHERE e.device_id = $1 ORDER BY r.receipt_seq`,
+        [device.deviceId],
+      );
+      expect(runs.map((r: { level: string }) => Number(r.level))).toEqual([0.1, 0.2]);
+    } finally {
+      await other.end();
     }
   });
 

@@ -19,16 +19,33 @@ export function ingestionCallerOf(req: Request): IngestionCaller {
   return caller;
 }
 
+interface CredentialRow {
+  token_sha256: Buffer;
+  ingestion_credential_id: string;
+  tenant_id: string | null;
+  status: string;
+}
+
+interface Lookup {
+  hash: Buffer;
+  resolve: (row: CredentialRow | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Authenticates ingestion routes by their own bearer token (`uit_...`), before the body is read. The token is
- * looked up by its SHA-256 on every request (never cached), so a revoked credential is refused by every replica
- * on its next request. `lastUsedAt` is coalesced: at most one write per credential a minute per replica, and
- * the UPDATE itself skips rows touched within the minute by another replica.
+ * looked up by its SHA-256 for every request (never cached), so a revoked credential is refused by every replica
+ * on its next request. Concurrent requests share lookups: one statement at a time reads every hash that is
+ * waiting, and a request arriving while a statement is in flight waits for the next one, so each request is
+ * answered from a read that started after it arrived. `lastUsedAt` is coalesced: at most one write per credential
+ * a minute per replica, and the UPDATE itself skips rows touched within the minute by another replica.
  */
 @Injectable()
 export class IngestionTokenGuard implements CanActivate {
   private readonly logger = new Logger('Ingestion');
   private readonly lastTouched = new Map<string, number>();
+  private waiting: Lookup[] = [];
+  private looking = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -38,14 +55,40 @@ export class IngestionTokenGuard implements CanActivate {
     if (!header) throw new AuthenticationFailedError('missing_token', 'An ingestion token is required: Authorization: Bearer uit_...');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
     if (!match || !TOKEN_PATTERN.test(match[1]!)) throw invalid();
-    const [row] = await this.dataSource.query<{ ingestion_credential_id: string; tenant_id: string | null; status: string }[]>(
-      `SELECT ingestion_credential_id, tenant_id, status FROM ingestion_credentials WHERE token_sha256 = $1`,
-      [tokenHash(match[1]!)],
-    );
+    const row = await this.lookup(tokenHash(match[1]!));
     if (!row || row.status !== 'active') throw invalid();
     (req as unknown as Record<symbol, IngestionCaller>)[CALLER] = { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
     this.touch(row.ingestion_credential_id);
     return true;
+  }
+
+  private lookup(hash: Buffer): Promise<CredentialRow | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ hash, resolve, reject });
+      if (!this.looking) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.looking = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting;
+        this.waiting = [];
+        try {
+          const hashes = [...new Map(batch.map((lookup) => [lookup.hash.toString('hex'), lookup.hash])).values()];
+          const rows = await this.dataSource.query<CredentialRow[]>(
+            `SELECT token_sha256, ingestion_credential_id, tenant_id, status FROM ingestion_credentials WHERE token_sha256 = ANY ($1::bytea[])`,
+            [hashes],
+          );
+          for (const lookup of batch) lookup.resolve(rows.find((row) => row.token_sha256.equals(lookup.hash)));
+        } catch (error) {
+          for (const lookup of batch) lookup.reject(error);
+        }
+      }
+    } finally {
+      this.looking = false;
+    }
   }
 
   private touch(credentialId: string): void {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
 import type { IngestSource } from '../domain/raw-ingestion-message.entity';
 
@@ -39,22 +39,46 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** Rows per INSERT: 18 parameters each, well under PostgreSQL's 65535. */
+/** Rows per statement: 18 parameters each (and 5 arrays), well under PostgreSQL's 65535. */
 export const MAX_BATCH = 500;
 export const DEDUP_WINDOW_HOURS = 24;
 /** The advisory lock class of per-devEui receipt locks (the second key is the devEui's hash). */
 export const RECEIPT_LOCK_CLASS = 1969;
-const COLUMNS = 18;
+const RAW_COLUMNS = [
+  'raw_ingestion_message_id',
+  'received_at',
+  'source',
+  'event',
+  'credential_id',
+  'tenant_id',
+  'dedup_scope',
+  'dedup_key',
+  'dev_eui',
+  'observed_at',
+  'raw_payload',
+  'connection_data',
+  'correlation_id',
+  'content_type',
+  'body',
+  'size_bytes',
+  'processing_status',
+  'processing_reason',
+];
+const COLUMN_TYPES = ['uuid', 'timestamptz', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'varchar', 'char(16)', 'timestamptz', 'jsonb', 'jsonb', 'varchar', 'varchar', 'bytea', 'int', 'varchar', 'varchar'];
+const COLUMNS = RAW_COLUMNS.length;
 
 /**
  * Group commit of raw messages. A request is answered only once its row is committed, but requests do not each
  * pay a transaction: whatever arrives while a commit is in flight waits for the next batch, which is one
- * multi-row INSERT and one commit. When a batch fails, its rows are retried one transaction each, so a row the
- * database refuses fails only its own request (503 database); while the database is down, every request fails.
+ * statement committed on its own (the dedup claims and the multi-row INSERT together: one round trip). When a
+ * batch fails, its rows are retried one statement each, so a row the database refuses fails only its own request
+ * (503 database); while the database is down, every request fails.
  *
- * Dedup is decided by PostgreSQL, not by a read-then-write: one `INSERT ... ON CONFLICT` on the dedup table
- * claims each key for 24 h (an expired claim is taken over in the same statement); a key claimed by another
- * transaction makes this one wait for it, then see it. Repeats inside one batch share the first one's outcome.
+ * Dedup is decided by PostgreSQL, not by a read-then-write: an `INSERT ... ON CONFLICT` on the dedup table claims
+ * each key for 24 h (an expired claim is taken over in the same statement) and returns, for every key, the
+ * message that holds it: ours, or the original; only messages holding their key are inserted. A key claimed by
+ * another transaction makes this one wait for it, then see it. Repeats inside one batch share the first one's
+ * outcome.
  */
 @Injectable()
 export class RawMessageWriter {
@@ -102,9 +126,42 @@ export class RawMessageWriter {
     }
   }
 
+  /** Stores the batch (one statement, its own transaction) and answers each request. */
   private async commit(batch: Waiting[]): Promise<void> {
-    const acks = await this.dataSource.transaction((manager) => this.write(manager, batch));
-    batch.forEach((waiting, index) => waiting.resolve(acks[index]!));
+    // Repeats within the batch: the first occurrence of a key leads, the others follow its outcome.
+    const leaders = new Map<string, Waiting>();
+    const leaderOf: (Waiting | null)[] = batch.map((waiting) => {
+      const { dedupKey, dedupScope } = waiting.input;
+      if (dedupKey === null) return null;
+      const mapKey = dedupMapKey(dedupScope, dedupKey);
+      const leader = leaders.get(mapKey);
+      if (leader) return leader;
+      leaders.set(mapKey, waiting);
+      return null;
+    });
+    const holders = await this.insert(
+      [...leaders.values()],
+      batch.filter((_, index) => leaderOf[index] === null),
+    );
+
+    // Committed: nothing below may send the batch back to be stored again.
+    const holderOf = new Map(holders.map((row) => [dedupMapKey(row.dedup_scope, row.dedup_key), row]));
+    batch.forEach((waiting, index) => {
+      const self = leaderOf[index] ?? waiting;
+      const duplicate = leaderOf[index] !== null;
+      if (self.input.dedupKey === null) {
+        waiting.resolve({ rawIngestionMessageId: self.id, receivedAt: self.input.receivedAt.toISOString(), duplicate });
+        return;
+      }
+      const holder = holderOf.get(dedupMapKey(self.input.dedupScope, self.input.dedupKey));
+      if (!holder) return this.fail([waiting], new Error('the dedup claim returned no holder'));
+      if (holder.raw_ingestion_message_id === self.id) {
+        waiting.resolve({ rawIngestionMessageId: self.id, receivedAt: self.input.receivedAt.toISOString(), duplicate });
+      } else {
+        // A key held by another message: this one is a repeat of it and was not inserted.
+        waiting.resolve({ rawIngestionMessageId: holder.raw_ingestion_message_id, receivedAt: holder.raw_received_at.toISOString(), duplicate: true });
+      }
+    });
     for (const listener of this.storedListeners) listener();
   }
 
@@ -114,80 +171,19 @@ export class RawMessageWriter {
     for (const waiting of batch) waiting.reject(failure);
   }
 
-  /** The batch's rows, in one transaction; the answer for each request, in batch order. */
-  private async write(manager: EntityManager, batch: Waiting[]): Promise<StoredAck[]> {
-    // Receipt order across replicas: while this transaction holds its devEuis' locks (taken in one global order, so
-    // two batches never deadlock), no other replica stores a message of those devices; the next one that does is
-    // numbered (receipt_seq) after these rows and committed after them.
-    const devEuis = [...new Set(batch.flatMap((w) => (w.input.devEui ? [w.input.devEui] : [])))].sort();
-    if (devEuis.length > 0) {
-      await manager.query(`SELECT pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext(e)) FROM unnest($1::text[]) AS e`, [devEuis]);
-    }
-    // Repeats within the batch: the first occurrence of a key leads, the others follow its outcome.
-    const leaders = new Map<string, Waiting>();
-    const leaderOf: (Waiting | null)[] = batch.map((waiting) => {
-      const { dedupKey, dedupScope } = waiting.input;
-      if (dedupKey === null) return null;
-      const mapKey = `${dedupScope}\u0000${dedupKey}`;
-      const leader = leaders.get(mapKey);
-      if (leader) return leader;
-      leaders.set(mapKey, waiting);
-      return null;
-    });
-
-    const originals = new Map<string, { id: string; receivedAt: Date }>();
-    if (leaders.size > 0) {
-      const keyed = [...leaders.values()];
-      const claimed = await manager.query<{ raw_ingestion_message_id: string }[]>(
-        `INSERT INTO ingestion_dedup_keys (dedup_scope, dedup_key, raw_ingestion_message_id, raw_received_at, expires_at)
-         SELECT s, k, id, r, r + make_interval(hours => ${DEDUP_WINDOW_HOURS})
-           FROM unnest($1::text[], $2::text[], $3::uuid[], $4::timestamptz[]) AS t(s, k, id, r)
-         ON CONFLICT (dedup_scope, dedup_key) DO UPDATE
-           SET raw_ingestion_message_id = EXCLUDED.raw_ingestion_message_id,
-               raw_received_at = EXCLUDED.raw_received_at,
-               expires_at = EXCLUDED.expires_at
-           WHERE ingestion_dedup_keys.expires_at <= EXCLUDED.raw_received_at
-         RETURNING raw_ingestion_message_id`,
-        [
-          keyed.map((w) => w.input.dedupScope),
-          keyed.map((w) => w.input.dedupKey),
-          keyed.map((w) => w.id),
-          keyed.map((w) => w.input.receivedAt.toISOString()),
-        ],
-      );
-      const won = new Set(claimed.map((row) => row.raw_ingestion_message_id));
-      const lost = keyed.filter((w) => !won.has(w.id));
-      if (lost.length > 0) {
-        const rows = await manager.query<{ dedup_scope: string; dedup_key: string; raw_ingestion_message_id: string; raw_received_at: Date }[]>(
-          `SELECT d.dedup_scope, d.dedup_key, d.raw_ingestion_message_id, d.raw_received_at
-             FROM ingestion_dedup_keys d
-             JOIN unnest($1::text[], $2::text[]) AS t(s, k) ON d.dedup_scope = t.s AND d.dedup_key = t.k`,
-          [lost.map((w) => w.input.dedupScope), lost.map((w) => w.input.dedupKey)],
-        );
-        const byKey = new Map(rows.map((row) => [`${row.dedup_scope}\u0000${row.dedup_key}`, row]));
-        for (const w of lost) {
-          const row = byKey.get(`${w.input.dedupScope}\u0000${w.input.dedupKey}`);
-          if (!row) throw new Error('dedup key vanished between claim and read');
-          originals.set(w.id, { id: row.raw_ingestion_message_id, receivedAt: row.raw_received_at });
-        }
-      }
-    }
-
-    const inserts = batch.filter((w, index) => leaderOf[index] === null && !originals.has(w.id));
-    if (inserts.length > 0) await this.insertRows(manager, inserts);
-
-    return batch.map((w, index) => {
-      const leader = leaderOf[index];
-      const self = leader ?? w;
-      const original = originals.get(self.id);
-      if (original) return { rawIngestionMessageId: original.id, receivedAt: original.receivedAt.toISOString(), duplicate: true };
-      return { rawIngestionMessageId: self.id, receivedAt: self.input.receivedAt.toISOString(), duplicate: leader !== null };
-    });
-  }
-
-  private async insertRows(manager: EntityManager, rows: Waiting[]): Promise<void> {
-    const params: unknown[] = [];
-    const tuples = rows.map(({ id, input }) => {
+  /**
+   * One statement: claims the keys of `keyed` (the holder of each comes back: the claimant, or the message that
+   * holds an unexpired claim), then inserts the rows of `rows` that have no key or hold theirs.
+   */
+  private async insert(keyed: Waiting[], rows: Waiting[]): Promise<{ dedup_scope: string; dedup_key: string; raw_ingestion_message_id: string; raw_received_at: Date }[]> {
+    const params: unknown[] = [
+      keyed.map((w) => w.input.dedupScope),
+      keyed.map((w) => w.input.dedupKey),
+      keyed.map((w) => w.id),
+      keyed.map((w) => w.input.receivedAt.toISOString()),
+      [...new Set(rows.flatMap((w) => (w.input.devEui ? [w.input.devEui] : [])))].sort(),
+    ];
+    const tuples = rows.map(({ id, input }, index) => {
       const base = params.length;
       params.push(
         id,
@@ -209,14 +205,42 @@ export class RawMessageWriter {
         input.status,
         input.status === 'rejected' ? 'malformed_payload' : null,
       );
-      return `(${Array.from({ length: COLUMNS }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+      // The first row's casts type the VALUES columns; the other rows' parameters take those types.
+      return `(${Array.from({ length: COLUMNS }, (_, i) => `$${base + i + 1}${index === 0 ? `::${COLUMN_TYPES[i]}` : ''}`).join(', ')})`;
     });
-    await manager.query(
-      `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, credential_id, tenant_id,
-         dedup_scope, dedup_key, dev_eui, observed_at, raw_payload, connection_data, correlation_id, content_type, body, size_bytes,
-         processing_status, processing_reason)
-       VALUES ${tuples.join(', ')}`,
+    const expired = 'ingestion_dedup_keys.expires_at <= EXCLUDED.raw_received_at';
+    // Receipt order across replicas: before anything is written, the statement takes a transaction lock per devEui
+    // of the batch ($5, sorted: one global order, so two batches never deadlock). While it holds them no other
+    // replica stores a message of those devices; the next one that does is numbered (receipt_seq, assigned as the
+    // rows are inserted) after these rows and committed after them.
+    return this.dataSource.query(
+      `WITH locked AS MATERIALIZED (
+         SELECT count(pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext(e))) AS n FROM unnest($5::text[]) AS e
+       ),
+       claimed AS (
+         INSERT INTO ingestion_dedup_keys (dedup_scope, dedup_key, raw_ingestion_message_id, raw_received_at, expires_at)
+         SELECT s, k, id, r, r + make_interval(hours => ${DEDUP_WINDOW_HOURS})
+           FROM unnest($1::text[], $2::text[], $3::uuid[], $4::timestamptz[]) AS t(s, k, id, r)
+          WHERE (SELECT n FROM locked) >= 0
+         ON CONFLICT (dedup_scope, dedup_key) DO UPDATE
+           SET raw_ingestion_message_id = CASE WHEN ${expired} THEN EXCLUDED.raw_ingestion_message_id ELSE ingestion_dedup_keys.raw_ingestion_message_id END,
+               raw_received_at = CASE WHEN ${expired} THEN EXCLUDED.raw_received_at ELSE ingestion_dedup_keys.raw_received_at END,
+               expires_at = CASE WHEN ${expired} THEN EXCLUDED.expires_at ELSE ingestion_dedup_keys.expires_at END
+         RETURNING dedup_scope, dedup_key, raw_ingestion_message_id, raw_received_at
+       ),
+       incoming (${RAW_COLUMNS.join(', ')}) AS (VALUES ${tuples.join(', ')}),
+       stored AS (
+         INSERT INTO raw_ingestion_messages (${RAW_COLUMNS.join(', ')})
+         SELECT * FROM incoming
+          WHERE (SELECT n FROM locked) >= 0
+            AND (incoming.dedup_key IS NULL OR incoming.raw_ingestion_message_id IN (SELECT raw_ingestion_message_id FROM claimed))
+       )
+       SELECT * FROM claimed`,
       params,
     );
   }
+}
+
+function dedupMapKey(scope: string, key: string): string {
+  return `${scope}\u0000${key}`;
 }

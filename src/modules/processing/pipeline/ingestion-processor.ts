@@ -40,6 +40,12 @@ interface RawUpdate {
  *
  * The transaction commits without waiting for the WAL flush: a database crash can lose only whole latest batches,
  * which puts their messages back to pending, and they are processed again from the stored raw message.
+ *
+ * Waking: a commit of this replica's raw message writer wakes one idle worker when none is busy; while one is,
+ * it only marks that more has arrived, and the busy worker claims again as soon as it finishes. So a replica that
+ * keeps up runs one batch at a time, as large as what arrived meanwhile (each batch costs the same dozen
+ * statements whatever its size), and a full batch brings in another worker, so a backlog is drained by all of
+ * them. The poll finds what other replicas stored.
  */
 @Injectable()
 export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -47,6 +53,10 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
   private running = false;
   private loops: Promise<void>[] = [];
   private wakers = new Set<() => void>();
+  /** Workers inside a batch. */
+  private busy = 0;
+  /** Something was stored since the latest claim began. */
+  private arrived = false;
   private unsubscribe: (() => void) | null = null;
   private lastFailureLog = 0;
 
@@ -69,7 +79,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.writer.onStored(() => this.wakeAll());
+    this.unsubscribe = this.writer.onStored(() => this.stored());
     this.loops = Array.from({ length: this.config.processingWorkers }, () => this.loop());
   }
 
@@ -87,30 +97,55 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     for (const wake of this.wakers) wake();
   }
 
+  private wakeOne(): void {
+    for (const wake of this.wakers) return wake();
+  }
+
+  private stored(): void {
+    this.arrived = true;
+    if (this.busy === 0) this.wakeOne();
+  }
+
   private async loop(): Promise<void> {
     while (this.running) {
       let summary: BatchSummary | null = null;
+      this.busy += 1;
+      this.arrived = false;
       try {
         summary = await this.processBatch();
       } catch (error) {
         this.logFailure(error);
+      } finally {
+        this.busy -= 1;
       }
       if (!this.running) break;
-      // A full batch: there is probably more. Otherwise wait for a commit of this replica or the poll.
-      if (summary && summary.processed > 0 && summary.claimed >= this.config.processingBatchSize) continue;
-      await this.idle(summary === null ? Math.max(this.config.processingPollIntervalMs, 1000) : this.config.processingPollIntervalMs);
+      // A full batch: there is probably more, for this worker and another one.
+      if (summary && summary.processed > 0 && summary.claimed >= this.config.processingBatchSize) {
+        this.wakeOne();
+        continue;
+      }
+      // Stored while this batch ran: claim again. Otherwise wait for a commit of this replica or the poll.
+      if (summary && this.arrived) continue;
+      await this.waitForWork(summary === null ? Math.max(this.config.processingPollIntervalMs, 1000) : this.config.processingPollIntervalMs);
     }
   }
 
-  private idle(ms: number): Promise<void> {
+  /** Until woken, or until the poll finds no other worker of this replica in a batch (that one claims again when it ends). */
+  private async waitForWork(pollMs: number): Promise<void> {
+    while (this.running && !(await this.idle(pollMs)) && this.busy > 0);
+  }
+
+  /** True when woken, false when `ms` passed. */
+  private idle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (woken: boolean) => {
         clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
+        this.wakers.delete(wake);
+        resolve(woken);
       };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      this.wakers.add(wake);
     });
   }
 
