@@ -90,11 +90,17 @@ describe('telemetry: write API, current values, measurements', () => {
       const device = await seedDevice(t, tenant, type);
       const res = await admin.get(currentPath(device));
       expect(res.status).toBe(200);
+      // Creation order is (createdAt, id): fields seeded within one millisecond come in id order.
+      const order = await t.dataSource.query<{ key: string }[]>(
+        `SELECT key FROM device_field_definitions WHERE device_type_id = $1 AND status = 'active' ORDER BY created_at, device_field_definition_id`,
+        [type.deviceTypeId],
+      );
+      expect(order.map((row) => row.key).sort()).toEqual(['temp', 'hum', 'label', 'flag', 'cfg'].sort());
       expect(res.body).toEqual({
         tenantId: tenant.tenantId,
         deviceId: device.deviceId,
         deviceTypeId: type.deviceTypeId,
-        fields: ['temp', 'hum', 'label', 'flag', 'cfg'].map((key) => ({
+        fields: order.map(({ key }) => ({
           definition: expect.objectContaining({ key, deviceFieldDefinitionId: fields[key]!.deviceFieldDefinitionId, status: 'active' }),
           currentValue: null,
         })),
