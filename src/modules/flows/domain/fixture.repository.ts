@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { assertLockVersion } from '../../../shared/concurrency/if-match';
 import { ResourceNotFoundError, ValidationFailedError } from '../../../shared/errors/domain-error';
+import { storedUplinkInput, storedUplinkOf, type StoredUplinkRow } from '../engine/stored-uplink';
 import { FlowEntity } from './flow.entity';
 import { FlowFixtureEntity } from './flow-fixture.entity';
 import { FixtureBody, fixtureBodyViolations, inputMismatchViolations } from './fixture-input';
@@ -29,12 +29,7 @@ export interface FixtureDraft {
 }
 
 /** The raw-message columns a fixture input is derived from. */
-interface RawMessageRow {
-  received_at: Date;
-  observed_at: Date | null;
-  raw_payload: Record<string, unknown>;
-  connection_data: Record<string, unknown> | null;
-  correlation_id: string | null;
+interface RawMessageRow extends StoredUplinkRow {
   device_id: string;
 }
 
@@ -94,24 +89,13 @@ export class FixtureRepository {
            FROM devices d
           WHERE r.raw_ingestion_message_id = $1 AND r.received_at = $2::timestamptz AND r.raw_payload IS NOT NULL
             AND d.device_id = r.device_id AND d.tenant_id = $3 AND d.device_type_id = $4
-          RETURNING r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id, r.device_id)
+          RETURNING r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id, r.device_id)
        SELECT * FROM pinned`,
       // RFC 3339 allows a lower-case `t` and `z`; PostgreSQL reads the upper-case form at full precision.
       [rawIngestionMessageId, draft.raw.receivedAt.toUpperCase(), flow.tenantId, flow.deviceTypeId],
     );
     if (!row) throw rawNotFound();
-    const input = draft.input ?? {
-      mode: 'fixture',
-      rawPayload: row.raw_payload,
-      observedAt: (row.observed_at ?? row.received_at).toISOString(),
-      rawReceivedAt: row.received_at.toISOString(),
-      tenantId: flow.tenantId,
-      deviceId: row.device_id,
-      deviceTypeId: flow.deviceTypeId,
-      correlationId: row.correlation_id ?? randomUUID(),
-      connectionData: row.connection_data ?? {},
-      parameters: {},
-    };
+    const input = draft.input ?? storedUplinkInput(storedUplinkOf(row), { tenantId: flow.tenantId, deviceId: row.device_id, deviceTypeId: flow.deviceTypeId }, 'fixture', {});
     return { ...columns, input, rawIngestionMessageId, rawReceivedAt: row.received_at, rawRetentionExtended: true };
   }
 

@@ -9,3 +9,5 @@ export { SandboxUnavailableError } from './custom-executor';
 export { FlowEngine } from './flow-engine';
 export type { FlowPlanSource } from './flow-engine';
 export { FlowEngineModule } from './flow-engine.module';
+export { storedUplinkInput, storedUplinkOf } from './stored-uplink';
+export type { StoredUplink, StoredUplinkRow } from './stored-uplink';

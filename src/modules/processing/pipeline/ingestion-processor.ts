@@ -7,8 +7,9 @@ import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
 import { SandboxUnavailableError } from '../../flows/engine/custom-executor';
 import type { JsonObject } from '../../flows/engine/engine-types';
 import { FlowMessageRunner, MessageOutcome, PreparedFlowVersion, RoutedDevice } from '../run/flow-message-runner';
+import { storedUplinkOf } from '../../flows/engine/stored-uplink';
 import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';
-import { claimedRowToUplink, CLAIM_SQL, ClaimedRow, decideRoute, ROUTE_SQL, RouteRow, RoutingDecision } from './routing';
+import { CLAIM_SQL, ClaimedRow, decideRoute, ROUTE_SQL, RouteRow, RoutingDecision } from './routing';
 
 /** What one batch did (for tests and benchmarks). */
 export interface BatchSummary {
@@ -225,7 +226,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
         const outcomes: MessageOutcome[] = [];
         for (const { row, decision } of items) {
           const version = prepared.get(decision.flowVersionId)!;
-          const message = claimedRowToUplink(row);
+          const message = storedUplinkOf(row);
           const params = parameters.get(decision.flowVersionId)?.get(decision.device.deviceId) ?? {};
           outcomes.push(await this.runner.run(version, message, decision.device, params, 'live'));
         }

@@ -1,17 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { JsonObject } from '../../flows/engine/engine-types';
-import type { RoutedDevice, StoredUplink } from '../run/flow-message-runner';
+import type { StoredUplinkRow } from '../../flows/engine/stored-uplink';
+import type { RoutedDevice } from '../run/flow-message-runner';
 
 /** A claimed pending raw message. `tenant_id` is the delivering credential's tenant (null: platform credential, MQTT). */
-export interface ClaimedRow {
-  raw_ingestion_message_id: string;
-  received_at: Date;
+export interface ClaimedRow extends StoredUplinkRow {
   tenant_id: string | null;
   dev_eui: string | null;
-  observed_at: Date | null;
-  raw_payload: { encoding: string; data: string } | null;
-  connection_data: JsonObject | null;
-  correlation_id: string | null;
   /** An earlier message of the same devEui is pending outside this claim: run it later, after that one. */
   blocked: boolean;
 }
@@ -117,18 +110,4 @@ export function decideRoute(row: ClaimedRow, route: RouteRow | undefined): Routi
 
 function final(status: OutcomeUpdate['status'], reason: string, deviceId: string | null, tenantId: string | null): RoutingDecision {
   return { kind: 'final', update: { status, reason, deviceId, tenantId } };
-}
-
-/** The message as a flow run sees it (a claimed row, or a replay's): observedAt falls back to the receipt time. */
-export function claimedRowToUplink(
-  row: Pick<ClaimedRow, 'raw_ingestion_message_id' | 'received_at' | 'observed_at' | 'raw_payload' | 'connection_data' | 'correlation_id'>,
-): StoredUplink {
-  return {
-    rawIngestionMessageId: row.raw_ingestion_message_id,
-    receivedAt: row.received_at,
-    observedAt: row.observed_at ?? row.received_at,
-    rawPayload: row.raw_payload,
-    connectionData: row.connection_data,
-    correlationId: row.correlation_id ?? randomUUID(),
-  };
 }

@@ -9,22 +9,12 @@ import { flowVersionNotFound } from '../../flows/domain/flow-version-store';
 import { resolveParameters } from '../../flows/domain/parameter-resolution';
 import type { OverrideLevel } from '../../flows/domain/flow-parameter-override.entity';
 import { FlowEngine } from '../../flows/engine/flow-engine';
-import type { ExecutionResult, NodeErrorCode, FlowGraph, FlowInput, FlowVersionForPlan, JsonObject, JsonValue, ParameterDeclaration } from '../../flows/engine/engine-types';
+import type { ExecutionResult, NodeErrorCode, FlowGraph, FlowVersionForPlan, JsonObject, JsonValue, ParameterDeclaration } from '../../flows/engine/engine-types';
 import type { ExecutionPlan } from '../../flows/engine/execution-plan';
 import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry/storage/telemetry-writer';
+import { storedUplinkInput, type StoredUplink } from '../../flows/engine/stored-uplink';
 import { compactTrace } from '../domain/execution-trace';
 import { FLOW_EXECUTION_DURATION, FLOW_EXECUTIONS_TOTAL } from './processing-metrics';
-
-/** A stored raw message as a flow execution needs it. */
-export interface StoredUplink {
-  rawIngestionMessageId: string;
-  receivedAt: Date;
-  /** The message's observedAt, else its receipt time. */
-  observedAt: Date;
-  rawPayload: { encoding: string; data: string } | null;
-  connectionData: JsonObject | null;
-  correlationId: string;
-}
 
 /** The device a message was routed to. */
 export interface RoutedDevice {
@@ -153,18 +143,7 @@ export class FlowMessageRunner {
   /** Runs one message (nothing stored). A sandbox outage throws SandboxUnavailableError: nothing may be recorded then. */
   async run(prepared: PreparedFlowVersion, message: StoredUplink, device: RoutedDevice, parameters: JsonObject, mode: RunMode): Promise<MessageOutcome> {
     const startedAt = new Date();
-    const input: FlowInput = {
-      mode,
-      rawPayload: message.rawPayload,
-      observedAt: message.observedAt.toISOString(),
-      rawReceivedAt: message.receivedAt.toISOString(),
-      tenantId: device.tenantId,
-      deviceId: device.deviceId,
-      deviceTypeId: device.deviceTypeId,
-      correlationId: message.correlationId,
-      connectionData: message.connectionData ?? {},
-      parameters,
-    };
+    const input = storedUplinkInput(message, device, mode, parameters);
     const result = prepared.plan
       ? await this.engine.execute(prepared.plan, input, parameters, {
           mode,
@@ -358,3 +337,5 @@ function refusedResult(result: ExecutionResult, message: string): ExecutionResul
 function failedResult(flowVersionId: string, code: NodeErrorCode, message: string): ExecutionResult {
   return { status: 'failed', flowVersionId, durationMs: 0, current: {}, timeseries: {}, actions: [], error: { nodeId: null, code, message }, trace: [] };
 }
+
+export type { StoredUplink };

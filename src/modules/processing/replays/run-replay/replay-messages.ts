@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { JsonObject } from '../../../flows/engine/engine-types';
-import { claimedRowToUplink } from '../../pipeline/routing';
+import { storedUplinkOf, type StoredUplinkRow } from '../../../flows/engine/stored-uplink';
 import type { RoutedDevice, StoredUplink } from '../../run/flow-message-runner';
 import type { FlowReplayEntity, ReplayPosition } from '../domain/flow-replay.entity';
 
@@ -11,13 +10,7 @@ export interface ReplayMessage {
   position: ReplayPosition;
 }
 
-interface ReplayRow {
-  raw_ingestion_message_id: string;
-  received_at: Date;
-  observed_at: Date | null;
-  raw_payload: { encoding: string; data: string } | null;
-  connection_data: JsonObject | null;
-  correlation_id: string | null;
+interface ReplayRow extends StoredUplinkRow {
   /** Text with milliseconds: the position compares exactly. */
   observed_text: string;
   received_text: string;
@@ -122,7 +115,7 @@ export class ReplayMessageReader {
 
 function toMessage(row: ReplayRow): ReplayMessage {
   return {
-    uplink: claimedRowToUplink(row),
+    uplink: storedUplinkOf(row),
     device: { deviceId: row.device_id, tenantId: row.tenant_id, deviceTypeId: row.device_type_id, devEui: row.dev_eui, name: row.name, metadata: row.metadata },
     position: { observedAt: row.observed_text, receivedAt: row.received_text, rawIngestionMessageId: row.raw_ingestion_message_id },
   };
