@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { TenantRole } from '../src/shared/access/permissions';
-import { login, loginAdmin, seedUser } from './support/auth';
+import { loginAdmin } from './support/auth';
 import { seedDevice, SeededDevice } from './support/devices';
 import { seedExecution, seedRawMessage, seedReplay, SeededRawMessage } from './support/executions';
 import { pipelineGraph } from './support/flows';
+import { member } from './support/member';
 import { as, fieldsOf } from './support/http';
 import { LiveFlow, releasedVersion, seedLiveFlow, waitProcessed } from './support/processing';
-import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
+import { seedTenant, seedUnit, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Api = ReturnType<typeof as>;
@@ -33,11 +33,6 @@ const ids: Record<string, string> = {};
 const list = (query = '', api = admin) => api.get(`/v1/flows/${flow.flowId}/executions${query ? `?${query}` : ''}`);
 const idsOf = (res: { body: { items: { flowExecutionId: string }[] } }) => res.body.items.map((item) => item.flowExecutionId);
 
-async function member(role: TenantRole, target = tenant, unit: Parameters<typeof seedGrant>[4] = null): Promise<Api> {
-  const user = await seedUser(t);
-  await seedGrant(t, user.userId, target, role, unit);
-  return as(t, (await login(t, user.username, user.password)).accessToken);
-}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -278,7 +273,7 @@ describe('detail', () => {
 describe('access', () => {
   it('lets every tenant role read (flows:read at tenant level)', async () => {
     for (const role of ['tenant_viewer', 'tenant_operator', 'tenant_admin'] as const) {
-      const api = await member(role);
+      const api = (await member(t, tenant, role)).api;
       expect(idsOf(await list('status=failed', api).expect(200))).toEqual([ids.b]);
       await api.get(`/v1/flows/${flow.flowId}/executions/${ids.a}`).expect(200);
     }
@@ -286,11 +281,11 @@ describe('access', () => {
 
   it('refuses a grant on a unit (403) and hides the flow from another tenant (404 like a missing flow)', async () => {
     const unit = await seedUnit(t, tenant);
-    const scoped = await member('tenant_admin', tenant, unit);
+    const scoped = (await member(t, tenant, 'tenant_admin', unit)).api;
     expect((await list('', scoped).expect(403)).body.error.details).toMatchObject({ reason: 'missing_permission', permission: 'flows:read' });
     await scoped.get(`/v1/flows/${flow.flowId}/executions/${ids.a}`).expect(403);
 
-    const stranger = await member('tenant_admin', await seedTenant(t));
+    const stranger = (await member(t, await seedTenant(t), 'tenant_admin')).api;
     const foreign = await list('', stranger).expect(404);
     const missing = await stranger.get(`/v1/flows/${randomUUID()}/executions`).expect(404);
     expect(foreign.body.error.details).toEqual(missing.body.error.details);

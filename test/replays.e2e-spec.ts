@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { TenantRole } from '../src/shared/access/permissions';
 import type { JobContext } from '../src/shared/jobs/job';
 import { REPLAY_BATCH_SIZE, RunReplayHandler } from '../src/modules/processing/replays/run-replay/run-replay.handler';
 import { RecoverReplaysHandler } from '../src/modules/processing/replays/run-replay/recover-replays.handler';
 import { REPLAY_JOB } from '../src/modules/processing/replays/run-replay/replay-job';
 import { ReplayMessageReader } from '../src/modules/processing/replays/run-replay/replay-messages';
 import { auditRows } from './support/audit';
-import { login, loginAdmin, seedUser } from './support/auth';
+import { loginAdmin } from './support/auth';
 import { seedDevice, seedDeviceType, SeededDevice, SeededDeviceType } from './support/devices';
 import { seedRawMessage, SeededRawMessage, seedUplinkSeries } from './support/executions';
 import { bend, pipelineGraph } from './support/flows';
+import { member } from './support/member';
+import { waitUntil } from './support/wait';
 import { as, fieldsOf } from './support/http';
 import { LiveFlow, releasedVersion, seedLiveFlow } from './support/processing';
-import { seedGrant, seedTenant, SeededTenant } from './support/tenancy';
+import { seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Api = ReturnType<typeof as>;
@@ -23,16 +24,6 @@ type Api = ReturnType<typeof as>;
  * system across a restart of the service. The flows decode a big-endian uint16 into `level` and scale it: the
  * active version by 1, the candidate by 2.
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 const scaled = (type: SeededDeviceType | { deviceTypeId: string }, multiply: number) =>
   bend(pipelineGraph(type, 'level'), (copy) => {
@@ -83,11 +74,6 @@ describe('replays', () => {
   let adminUserId: string;
   let tenant: SeededTenant;
 
-  async function member(role: TenantRole, target = tenant): Promise<Api> {
-    const user = await seedUser(t);
-    await seedGrant(t, user.userId, target, role, null);
-    return as(t, (await login(t, user.username, user.password)).accessToken);
-  }
 
   const WINDOW = { from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z' };
   const create = (flowId: string, body: Record<string, unknown> = {}, api = admin) => api.post(`/v1/flows/${flowId}/replays`, { ...WINDOW, ...body });
@@ -271,7 +257,7 @@ describe('replays', () => {
       const queued = await create(flow.flowId).expect(202);
       const path = `/v1/flows/${flow.flowId}/replays`;
       for (const role of ['tenant_viewer', 'tenant_operator'] as const) {
-        const api = await member(role);
+        const api = (await member(t, tenant, role)).api;
         await api.get(path).expect(200);
         await api.get(`${path}/${queued.body.replayId}`).expect(200);
         const refused = await create(flow.flowId, {}, api).expect(403);
@@ -280,11 +266,11 @@ describe('replays', () => {
         // A missing replay is still a 404 for them (existence before permission).
         await api.post(`${path}/${randomUUID()}/cancel`).expect(404);
       }
-      const tenantAdmin = await member('tenant_admin');
+      const tenantAdmin = (await member(t, tenant, 'tenant_admin')).api;
       await tenantAdmin.post(`${path}/${queued.body.replayId}/cancel`).expect(200);
       await create(flow.flowId, {}, tenantAdmin).expect(202);
 
-      const stranger = await member('tenant_admin', await seedTenant(t));
+      const stranger = (await member(t, await seedTenant(t), 'tenant_admin')).api;
       for (const res of [
         await stranger.get(path),
         await stranger.get(`${path}/${queued.body.replayId}`),
@@ -567,7 +553,7 @@ describe('replays in the background', () => {
       const replayId = res.body.replayId as string;
       const row = async (t: TestApp) => (await t.dataSource.query(`SELECT status, processed_messages, total_messages FROM flow_replays WHERE replay_id = $1`, [replayId]))[0];
       // Progress is visible while it runs.
-      await waitUntil(async () => (await row(first)).processed_messages >= REPLAY_BATCH_SIZE);
+      await waitUntil(async () => (await row(first)).processed_messages >= REPLAY_BATCH_SIZE, 20_000);
       expect((await row(first)).status).toBe('running');
       // Stopped without waiting for the running job (as a crash would): its lease expires and the next process resumes it.
       await first.app.close();

@@ -3,6 +3,7 @@ import { seedDeviceType, seedField, SeededDeviceType } from './devices';
 import { pipelineGraph } from './flows';
 import type { SeededTenant } from './tenancy';
 import type { TestApp } from './test-app';
+import { waitUntil } from './wait';
 
 type Api = ReturnType<typeof as>;
 let counter = 0;
@@ -40,15 +41,16 @@ export async function releasedVersion(api: Api, flowId: string, graph: unknown, 
 }
 
 /** Waits until none of `ids` (raw message ids) is pending; fails after `timeoutMs`. */
-export async function waitProcessed(t: TestApp, ids: readonly string[], timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await t.dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM raw_ingestion_messages WHERE raw_ingestion_message_id = ANY ($1::uuid[]) AND processing_status = 'pending'`,
-      [ids],
-    );
-    if (row!.n === 0) return;
-    if (Date.now() > deadline) throw new Error(`${row!.n} of ${ids.length} raw messages still pending after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function waitProcessed(t: TestApp, ids: readonly string[], timeoutMs = 15_000): Promise<void> {
+  return waitUntil(
+    async () => {
+      const [row] = await t.dataSource.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM raw_ingestion_messages WHERE raw_ingestion_message_id = ANY ($1::uuid[]) AND processing_status = 'pending'`,
+        [ids],
+      );
+      return row!.n === 0;
+    },
+    timeoutMs,
+    `all of ${ids.length} raw messages processed`,
+  );
 }
