@@ -32,6 +32,17 @@ export default tseslint.config(
       ],
     },
   },
+  // The flow engine is reached only through its index (src/modules/flows/engine/index.ts).
+  {
+    files: ['**/*.ts'],
+    ignores: ['src/modules/flows/engine/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(flows|\\.|\\.\\.)/engine/(?!index$)', message: 'Import the flow engine through its index (flows/engine), never one of its files.' }] },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },

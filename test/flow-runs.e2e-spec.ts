@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantRole } from '../src/shared/access/permissions';
-import { ScriptSandbox, SANDBOX_UNAVAILABLE_MESSAGE } from '../src/modules/sandbox/script-sandbox';
+import { SandboxUnavailableError } from '../src/modules/sandbox/domain/sandbox.errors';
+import { ScriptSandbox } from '../src/modules/sandbox/script-sandbox';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedDeviceType, seedField, SeededDeviceType } from './support/devices';
 import { bend, blockNode, pipelineGraph } from './support/flows';
@@ -299,9 +300,7 @@ describe('flows API: fixture runs and preview', () => {
       expect(ok.body).toMatchObject({ status: 'succeeded', current: { level: 1020 } });
       expect(ok.body.trace[1]).toMatchObject({ nodeId: 'scale', block: { type: 'custom', flowBlockVersionId: blockVersionId }, status: 'succeeded' });
 
-      const outage = jest
-        .spyOn(sandbox, 'invoke')
-        .mockResolvedValue({ ok: false, error: { code: 'block_unavailable', message: SANDBOX_UNAVAILABLE_MESSAGE }, logs: [], logsTruncated: false });
+      const outage = jest.spyOn(sandbox, 'invoke').mockRejectedValue(new SandboxUnavailableError());
       try {
         const down = await admin.post(`/v1/flows/${setup.flowId}/preview`, body).expect(503);
         expect(down.body.error).toMatchObject({ code: 'DEPENDENCY_FAILURE', details: { dependency: 'sandbox' } });

@@ -26,8 +26,9 @@ import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
 import { FlowRunsController } from './flow-runs.controller';
-import { FlowRunner } from './domain/flow-runner';
-import { FlowEngineModule } from './engine/flow-engine.module';
+import { FlowPreviewRunner } from './domain/flow-preview-runner';
+import { FlowVersionPlanner } from './domain/flow-version-planner';
+import { FlowEngineModule } from './engine';
 import { PreviewFlowHandler } from './preview-flow/preview-flow.handler';
 import { RunFixturesHandler } from './run-fixtures/run-fixtures.handler';
 import { GetDeviceTypeFlowHandler } from './get-device-type-flow/get-device-type-flow.handler';
@@ -77,10 +78,11 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     SetParameterOverrideHandler,
     DeleteParameterOverrideHandler,
     GetResolvedParametersHandler,
-    FlowRunner,
+    FlowVersionPlanner,
+    FlowPreviewRunner,
     RunFixturesHandler,
     PreviewFlowHandler,
   ],
-  exports: [FlowRunner, FlowEngineModule, FlowRepository, FlowVersionStore],
+  exports: [FlowVersionPlanner, FlowEngineModule, FlowRepository, FlowVersionStore],
 })
 export class FlowsModule {}

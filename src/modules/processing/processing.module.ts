@@ -8,8 +8,11 @@ import { GetFlowExecutionHandler } from './executions/get-flow-execution/get-flo
 import { ListFlowExecutionsHandler } from './executions/list-flow-executions/list-flow-executions.handler';
 import { IngestionBacklogMetrics } from './pipeline/ingestion-backlog-metrics';
 import { IngestionProcessor } from './pipeline/ingestion-processor';
-import { FlowMessageRunner } from './run/flow-message-runner';
+import { DeviceParameterResolver } from './run/device-parameter-resolver';
+import { FlowExecutionStore } from './run/flow-execution-store';
+import { FlowVersionLoader } from './run/flow-version-loader';
 import { processingMetricProviders } from './run/processing-metrics';
+import { StoredUplinkProcessor } from './run/stored-uplink-processor';
 import { CancelReplayHandler } from './replays/cancel-replay/cancel-replay.handler';
 import { CreateReplayHandler } from './replays/create-replay/create-replay.handler';
 import { ReplayRepository } from './replays/domain/replay.repository';
@@ -21,14 +24,17 @@ import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
 
 /**
  * Processing of stored uplinks: the live pipeline (IngestionProcessor) and the shared core that runs a stored
- * message through a stored flow version and records what it produced (FlowMessageRunner); the execution records
+ * message through a stored flow version and records what it produced (StoredUplinkProcessor); the execution records
  * it leaves behind and replays of a flow over stored uplinks.
  */
 @Module({
   imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule],
   controllers: [FlowExecutionsController, FlowReplaysController],
   providers: [
-    FlowMessageRunner,
+    FlowVersionLoader,
+    DeviceParameterResolver,
+    FlowExecutionStore,
+    StoredUplinkProcessor,
     IngestionProcessor,
     IngestionBacklogMetrics,
     ...processingMetricProviders,
@@ -42,6 +48,6 @@ import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
     RunReplayHandler,
     RecoverReplaysHandler,
   ],
-  exports: [FlowMessageRunner],
+  exports: [StoredUplinkProcessor],
 })
 export class ProcessingModule {}

@@ -1,5 +1,6 @@
 import { Registry, Counter, Gauge, Histogram } from 'prom-client';
 import type { InvocationOutcome, ScriptArtifact, ScriptContextData, ScriptMessage } from './domain/sandbox-contract';
+import { SandboxUnavailableError } from './domain/sandbox.errors';
 import { ScriptSandbox } from './script-sandbox';
 
 const TENANT = '11111111-1111-4111-8111-111111111111';
@@ -188,16 +189,16 @@ describe('ScriptSandbox.invoke: the script contract', () => {
     expect(outcome).toEqual({ ok: false, error: { code: 'script_error', message: 'Error: broken at load' }, logs: ['loading'], logsTruncated: false });
   });
 
-  it('never throws: a sandbox that is gone answers block_unavailable', async () => {
+  it('a sandbox that is gone throws SandboxUnavailableError (503, dependency sandbox), never a script outcome', async () => {
     const artifact = await artifactOf('function transform() { return null; }');
     const gone = new ScriptSandbox(LIMITS);
     gone.onModuleDestroy();
-    expect(await gone.invoke(TENANT, 'v', artifact, msg(), ctx)).toEqual({
-      ok: false,
-      error: { code: 'block_unavailable', message: 'The script sandbox is unavailable. Retry later.' },
-      logs: [],
-      logsTruncated: false,
-    });
+    const failure = await gone.invoke(TENANT, 'v', artifact, msg(), ctx).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(SandboxUnavailableError);
+    expect(failure).toMatchObject({ code: 'DEPENDENCY_FAILURE', message: 'The script sandbox is unavailable. Retry later.', details: { dependency: 'sandbox', reason: 'unavailable' } });
   });
 
   it('fails with block_unavailable for something that is not an artifact', async () => {
@@ -410,19 +411,24 @@ describe('ScriptSandbox metrics', () => {
       heapUsed: new Gauge({ name: 'sandbox_isolate_heap_used_bytes', help: 'h', registers: [registry] }),
     };
     const measured = new ScriptSandbox(LIMITS, metrics);
+    let compiledArtifact: ScriptArtifact | undefined;
     try {
       // gates use throw-away isolates: none is pooled
       await measured.gate(TENANT, 'function transform() { return null; }', { payload: null, values: {} });
       expect(await registry.metrics()).toMatch(/sandbox_isolates 0/);
       const compiled = await measured.compile('function transform(msg) { if (msg.payload === 1) throw new Error("x"); return msg.payload === 2 ? null : { values: {} }; }');
       if (!compiled.ok) throw new Error('does not compile');
+      compiledArtifact = compiled.artifact;
       for (const payload of [0, 1, 2]) await measured.invoke(TENANT, 'm', compiled.artifact, msg(payload), ctx);
       await new Promise((resolve) => setTimeout(resolve, 20)); // the heap sample is asynchronous
       await measured.invoke(TENANT, 'm', compiled.artifact, msg(2), ctx); // its reply carries the sample
     } finally {
       measured.onModuleDestroy();
     }
+    // a sandbox that is gone throws, and the call counts as a block_unavailable outcome
+    await expect(measured.invoke(TENANT, 'm', compiledArtifact!, msg(), ctx)).rejects.toBeInstanceOf(SandboxUnavailableError);
     const text = await registry.metrics();
+    expect(text).toMatch(/sandbox_invocations_total\{outcome="block_unavailable"\} 1/);
     expect(text).toMatch(/sandbox_invocations_total\{outcome="ok"\} 1/);
     expect(text).toMatch(/sandbox_invocations_total\{outcome="script_error"\} 1/);
     expect(text).toMatch(/sandbox_invocations_total\{outcome="filtered"\} 2/);

@@ -1,5 +1,4 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { DependencyFailureError } from '../../shared/errors/domain-error';
 import type {
   CompileResult,
   GateReport,
@@ -11,13 +10,12 @@ import type {
   ScriptMessage,
 } from './domain/sandbox-contract';
 import { codecBytes } from './domain/codec-input';
+import { isUsableArtifact } from './domain/sandbox-contract';
+import { SandboxUnavailableError } from './domain/sandbox.errors';
 import { failed } from './domain/script-output';
 import { HostCrashedError, SandboxHostProcess } from './host/sandbox-host-process';
 import type { SandboxLimits } from './sandbox-limits';
 import type { SandboxMetrics } from './sandbox-metrics';
-
-/** The message of the `block_unavailable` outcome that means the sandbox itself failed (the call may succeed later). */
-export const SANDBOX_UNAVAILABLE_MESSAGE = 'The script sandbox is unavailable. Retry later.';
 
 /** Who answers for a compile run (it parses and probes, never runs the script's statements). */
 const COMPILE_BLAME_KEY = '(compile)';
@@ -33,8 +31,8 @@ function gateBlameKey(tenantId: string | null): string {
  * per tenant, one context per block version) inside a child process of the service, so no script failure can
  * take the service down.
  *
- * `invoke` never throws: a script's outcome, a limit it hit, even a sandbox failure (`block_unavailable`) is a
- * value. `compile` and `gate` throw DependencyFailureError('sandbox') only when the sandbox itself fails.
+ * Whatever a script does, its outcome or the limit it hit is a value. Every call throws SandboxUnavailableError
+ * (503, dependency `sandbox`) only when the sandbox itself fails.
  */
 export class ScriptSandbox implements OnModuleDestroy {
   private static readonly logger = new Logger('Sandbox');
@@ -92,20 +90,30 @@ export class ScriptSandbox implements OnModuleDestroy {
    * `Decode(fPort, bytes, variables)` with `bytes` from `msg.payload` (a byte array, or a base64 string),
    * `fPort` from `msg.input.connectionData.fPort`, `recvTime` a Date of `msg.input.observedAt` (else
    * `ctx.observedAt`) and `variables` = `ctx.configuration`; the codec's data comes back as `result.payload`.
-   * Never throws.
+   * Throws only SandboxUnavailableError (counted as a `block_unavailable` outcome).
    */
   async invoke(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome> {
     const started = process.hrtime.bigint();
-    const outcome = await this.run(tenantId, blockVersionId, artifact, msg, ctx);
-    if (this.metrics) {
-      const label = { outcome: outcome.ok ? (outcome.result === null ? 'filtered' : 'ok') : outcome.error.code };
-      this.metrics.invocations.inc(label);
-      this.metrics.duration.observe(label, Number(process.hrtime.bigint() - started) / 1e9);
+    let outcome: InvocationOutcome;
+    try {
+      outcome = await this.run(tenantId, blockVersionId, artifact, msg, ctx);
+    } catch (error) {
+      this.count('block_unavailable', started);
+      throw error;
     }
+    this.count(outcome.ok ? (outcome.result === null ? 'filtered' : 'ok') : outcome.error.code, started);
     return outcome;
   }
 
+  private count(outcome: string, started: bigint): void {
+    if (!this.metrics) return;
+    this.metrics.invocations.inc({ outcome });
+    this.metrics.duration.observe({ outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
   private async run(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome> {
+    // the host could not tell a malformed artifact from a lost source: refused here, never an outage
+    if (!isUsableArtifact(artifact)) return failed('block_unavailable', 'The block version has no usable artifact.');
     let payload = msg.payload;
     if (artifact?.scriptContract === 'decodeUplink' || artifact?.scriptContract === 'Decode') {
       const bytes = codecBytes(payload);
@@ -118,8 +126,7 @@ export class ScriptSandbox implements OnModuleDestroy {
     } catch (error) {
       const hit = this.limitHit(error);
       if (hit) return failed(hit.code, hit.message);
-      this.unavailable(error);
-      return failed('block_unavailable', SANDBOX_UNAVAILABLE_MESSAGE);
+      throw this.unavailable(error);
     }
   }
 
@@ -146,8 +153,8 @@ export class ScriptSandbox implements OnModuleDestroy {
     return null;
   }
 
-  private unavailable(error: unknown): DependencyFailureError {
+  private unavailable(error: unknown): SandboxUnavailableError {
     ScriptSandbox.logger.error(`Sandbox failure: ${String((error as { message?: unknown })?.message ?? error)}`);
-    return new DependencyFailureError('sandbox', 'unavailable', 'The script sandbox is unavailable. Retry later.');
+    return new SandboxUnavailableError();
   }
 }

@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
 import type { VersionRecord } from '../../../shared/versioning/version-store';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup, EMAIL_TEMPLATE_LOOKUP, EmailTemplateLookup } from './graph/block-version-lookup';
-import { compileIssues, FieldInfo, ValidationIssue } from './graph/flow-compiler';
+import { FieldInfo, ValidationIssue, validationIssues } from './graph/flow-graph-validator';
 import type { FlowGraph, ParameterDeclaration } from './graph/flow-graph';
 
 /** At most this many issues travel in a 422's `details.issues`. */
@@ -57,7 +57,7 @@ export class FlowValidator {
         ),
       ),
     ];
-    const issues = compileIssues(graph, parameters, {
+    const issues = validationIssues(graph, parameters, {
       tenantId,
       fields: fields.map((field): FieldInfo => ({
         key: field.key,

@@ -1,12 +1,6 @@
 import type { BuiltInBlockKey } from '../../blocks/domain/built-in-blocks';
-import type { ActionRequest, FlowMessage, JsonObject, JsonValue, NodeError } from './engine-types';
+import type { FlowMessage, JsonObject, JsonValue, NodeError, NodeOutcome } from './engine-types';
 import { jsonEqual, readPathText } from './message-path';
-
-/** What a block node did with its message: emitted it on a port, filtered it, or failed. */
-export type NodeOutcome =
-  | { kind: 'emitted'; port: string | null; message: FlowMessage; action?: ActionRequest; logs?: string[] }
-  | { kind: 'filtered'; logs?: string[] }
-  | { kind: 'failed'; error: NodeError; logs?: string[] };
 
 export type BuiltInExecutor = (message: FlowMessage, configuration: JsonObject, nodeId: string) => NodeOutcome;
 

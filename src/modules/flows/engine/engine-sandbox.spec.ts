@@ -6,10 +6,12 @@ import { AppConfigModule } from '../../../config/config.module';
 import type { ScriptArtifact } from '../../sandbox/domain/sandbox-contract';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import type { ExecutionResult, FieldContractEntry, FlowGraphEdge, FlowGraphNode, FlowInput, FlowVersionForPlan, JsonObject } from './engine-types';
-import { execute } from './execute';
+import { executePlan } from './execute-plan';
 import { compilePlan } from './execution-plan';
 import { FlowEngine } from './flow-engine';
 import { FlowEngineModule } from './flow-engine.module';
+
+const AT = { x: 0, y: 0 };
 
 /*
  * The engine with the real ScriptSandbox: custom transform blocks and a TTN payload codec, each failure mode of a
@@ -48,15 +50,15 @@ async function blockVersion(source: string): Promise<string> {
 }
 
 const outputs = (current: string[], series: string[] = []): FlowGraphNode[] => [
-  { kind: 'current-output', nodeId: 'current', block: null, configuration: { fields: current.map((fieldKey) => ({ fieldKey, schemaRef: FIELDS[fieldKey].schemaRef })) } },
-  { kind: 'timeseries-output', nodeId: 'series', block: null, configuration: { fields: series.map((fieldKey) => ({ fieldKey, schemaRef: NUMBER })) } },
+  { kind: 'current-output', nodeId: 'current', name: 'current', position: AT, block: null, configuration: { fields: current.map((fieldKey) => ({ fieldKey, schemaRef: FIELDS[fieldKey].schemaRef })) } },
+  { kind: 'timeseries-output', nodeId: 'series', name: 'series', position: AT, block: null, configuration: { fields: series.map((fieldKey) => ({ fieldKey, schemaRef: NUMBER })) } },
 ];
-const custom = (nodeId: string, flowBlockVersionId: string, configuration: JsonObject = {}): FlowGraphNode => ({ kind: 'block', nodeId, block: { type: 'custom', flowBlockVersionId }, configuration });
-const builtin = (nodeId: string, key: string, configuration: JsonObject): FlowGraphNode => ({ kind: 'block', nodeId, block: { type: 'builtin', key, version: 1 }, configuration });
+const custom = (nodeId: string, flowBlockVersionId: string, configuration: JsonObject = {}): FlowGraphNode => ({ kind: 'block', nodeId, name: nodeId, position: AT, block: { type: 'custom', flowBlockVersionId }, configuration });
+const builtin = (nodeId: string, key: string, configuration: JsonObject): FlowGraphNode => ({ kind: 'block', nodeId, name: nodeId, position: AT, block: { type: 'builtin', key, version: 1 }, configuration });
 const edge = (fromNodeId: string, toNodeId: string, fromPort?: string): FlowGraphEdge => ({ fromNodeId, toNodeId, ...(fromPort ? { fromPort } : {}) });
 
 function version(nodes: FlowGraphNode[], edges: FlowGraphEdge[]): FlowVersionForPlan {
-  return { flowVersionId: `fv-${++blocks}`, graph: { schemaVersion: 'flow-graph.v2', nodes, edges }, parameters: [], status: 'released', releasedAt: '2026-01-01T00:00:00.000Z' };
+  return { flowVersionId: `fv-${++blocks}`, graph: { schemaVersion: 'flow-graph.v2', deviceTypeId: 'dt-1', nodes, edges }, parameters: [], status: 'released', releasedAt: '2026-01-01T00:00:00.000Z' };
 }
 const resolveBlock = (id: string) => {
   const artifact = artifacts.get(id);
@@ -77,7 +79,7 @@ const input = (hex: string, fPort = 1): FlowInput => ({
 
 async function run(nodes: FlowGraphNode[], edges: FlowGraphEdge[], hex: string, parameters: JsonObject = {}): Promise<ExecutionResult> {
   const plan = compilePlan(version(nodes, edges), { fields: FIELDS, resolveBlock, sandbox });
-  return execute(plan, input(hex), parameters, { mode: 'fixture', budgetMs: 1000 });
+  return executePlan(plan, input(hex), parameters, { mode: 'fixture', budgetMs: 1000 });
 }
 
 describe('engine with the real sandbox', () => {
@@ -115,7 +117,7 @@ describe('engine with the real sandbox', () => {
     const result = await run(nodes, [edge('codec', 'map'), edge('map', 'current')], 'fdf35b00507d4402640b86');
     expect(result).toMatchObject({ status: 'succeeded', current: { temperature: -5.25, humidity: 45.5, pressure: 1013.25, co2: 612, battery: 2.95 } });
     expect(result.trace[0].logs.length).toBeGreaterThan(0);
-    const unknownPort = await execute(compilePlan(version(nodes, [edge('codec', 'map'), edge('map', 'current')]), { fields: FIELDS, resolveBlock, sandbox }), input('00', 9), {}, { mode: 'fixture', budgetMs: 1000 });
+    const unknownPort = await executePlan(compilePlan(version(nodes, [edge('codec', 'map'), edge('map', 'current')]), { fields: FIELDS, resolveBlock, sandbox }), input('00', 9), {}, { mode: 'fixture', budgetMs: 1000 });
     expect(unknownPort).toMatchObject({ status: 'failed', error: { nodeId: 'codec', code: 'script_error' } });
   });
 

@@ -1,37 +1,8 @@
 import type { InvocationOutcome, JsonObject, JsonValue, ScriptArtifact, ScriptContextData, ScriptContract, ScriptMessage } from '../../sandbox/domain/sandbox-contract';
+import type { FlowGraph, FlowGraphNode, ParameterDeclaration } from '../domain/graph/flow-graph';
 
 export type { JsonObject, JsonValue };
-
-/** A node of a `flow-graph.v2` graph, as stored on a flow version. */
-export interface FlowGraphNode {
-  kind: 'block' | 'current-output' | 'timeseries-output';
-  nodeId: string;
-  block: { type: 'builtin'; key: string; version: number } | { type: 'custom'; flowBlockVersionId: string } | null;
-  name?: string;
-  configuration: JsonObject;
-  position?: { x: number; y: number };
-}
-
-export interface FlowGraphEdge {
-  fromNodeId: string;
-  /** Default `out`. */
-  fromPort?: string;
-  toNodeId: string;
-}
-
-export interface FlowGraph {
-  schemaVersion?: string;
-  deviceTypeId?: string | null;
-  nodes: FlowGraphNode[];
-  edges: FlowGraphEdge[];
-}
-
-export interface ParameterDeclaration {
-  key: string;
-  type: 'number' | 'string' | 'boolean' | 'json';
-  defaultValue: JsonValue;
-  description?: string;
-}
+export type { BlockRef, FlowGraph, FlowGraphEdge, FlowGraphNode, NodeKind, ParameterDeclaration, ParameterType } from '../domain/graph/flow-graph';
 
 /** What the engine needs of a flow version (immutable once stored, so its plan is cached by `flowVersionId`). */
 export interface FlowVersionForPlan {
@@ -42,8 +13,6 @@ export interface FlowVersionForPlan {
   /** ISO date-time or Date; fields deprecated after it are ignored (with a trace warning) instead of written. */
   releasedAt?: string | Date | null;
 }
-
-export type SchemaRef = 'platform://schemas/number/v1' | 'platform://schemas/string/v1' | 'platform://schemas/boolean/v1' | 'platform://schemas/json/v1';
 
 /** One entry of the device type's field contract, keyed by field key. */
 export interface FieldContractEntry {
@@ -60,7 +29,7 @@ export interface ResolvedBlockVersion {
   scriptContract: ScriptContract | null;
 }
 
-/** The part of ScriptSandbox the engine calls. */
+/** The part of ScriptSandbox the engine calls. A sandbox outage rejects with SandboxUnavailableError. */
 export interface SandboxInvoker {
   invoke(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome>;
 }
@@ -169,3 +138,21 @@ export interface FlowMessage {
   values: JsonObject;
   input: JsonObject;
 }
+
+/** What a block node did with its message: emitted it on a port, filtered it, or failed. */
+export type NodeOutcome =
+  | { kind: 'emitted'; port: string | null; message: FlowMessage; action?: ActionRequest; logs?: string[] }
+  | { kind: 'filtered'; logs?: string[] }
+  | { kind: 'failed'; error: NodeError; logs?: string[] };
+
+/** What a block node runs with besides its message and configuration. */
+export interface RunContext {
+  tenantId: string;
+  device: DeviceContext;
+  parameters: JsonObject;
+  observedAt: string;
+  mode: string;
+}
+
+/** How a planned block node runs (a built-in's function, or a custom block through the sandbox). */
+export type NodeExecutor = (message: FlowMessage, configuration: JsonObject, nodeId: string, run: RunContext) => NodeOutcome | Promise<NodeOutcome>;

@@ -1,13 +1,15 @@
 import type { FlowGraphEdge, FlowGraphNode, FlowVersionForPlan, PlanContext } from './engine-types';
 import { compilePlan, FlowPlanError, PlanCache, resolveParameterRefs } from './execution-plan';
 
-const block = (nodeId: string, key = 'scale'): FlowGraphNode => ({ kind: 'block', nodeId, block: { type: 'builtin', key, version: 1 }, configuration: { fieldKey: 'v' } });
+const AT = { x: 0, y: 0 };
+
+const block = (nodeId: string, key = 'scale'): FlowGraphNode => ({ kind: 'block', nodeId, name: nodeId, position: AT, block: { type: 'builtin', key, version: 1 }, configuration: { fieldKey: 'v' } });
 const outputs: FlowGraphNode[] = [
-  { kind: 'current-output', nodeId: 'current', block: null, configuration: { fields: [] } },
-  { kind: 'timeseries-output', nodeId: 'series', block: null, configuration: { fields: [] } },
+  { kind: 'current-output', nodeId: 'current', name: 'current', position: AT, block: null, configuration: { fields: [] } },
+  { kind: 'timeseries-output', nodeId: 'series', name: 'series', position: AT, block: null, configuration: { fields: [] } },
 ];
 const edge = (fromNodeId: string, toNodeId: string, fromPort?: string): FlowGraphEdge => ({ fromNodeId, toNodeId, ...(fromPort ? { fromPort } : {}) });
-const version = (nodes: FlowGraphNode[], edges: FlowGraphEdge[], flowVersionId = 'fv-1'): FlowVersionForPlan => ({ flowVersionId, graph: { nodes, edges }, parameters: [], status: 'released', releasedAt: '2026-01-01T00:00:00.000Z' });
+const version = (nodes: FlowGraphNode[], edges: FlowGraphEdge[], flowVersionId = 'fv-1'): FlowVersionForPlan => ({ flowVersionId, graph: { schemaVersion: 'flow-graph.v2', deviceTypeId: 'dt-1', nodes, edges }, parameters: [], status: 'released', releasedAt: '2026-01-01T00:00:00.000Z' });
 const context: PlanContext = { fields: {}, resolveBlock: () => undefined, sandbox: { invoke: () => Promise.reject(new Error('not called')) } };
 
 describe('compilePlan', () => {

@@ -1,18 +1,8 @@
 import { builtInBlock } from '../../blocks/domain/built-in-blocks';
-import { BUILT_IN_EXECUTORS, type NodeOutcome } from './built-in-executors';
+import { outputTargetOf, parameterRefOf, portsOf, type OutputTarget } from '../domain/graph/flow-graph';
+import { BUILT_IN_EXECUTORS } from './built-in-executors';
 import { customExecutor } from './custom-executor';
-import type { DeviceContext, FlowGraphNode, FlowMessage, FlowVersionForPlan, JsonObject, JsonValue, PlanContext } from './engine-types';
-
-/** What a block node runs with besides its message and configuration. */
-export interface RunContext {
-  tenantId: string;
-  device: DeviceContext;
-  parameters: JsonObject;
-  observedAt: string;
-  mode: string;
-}
-
-export type NodeExecutor = (message: FlowMessage, configuration: JsonObject, nodeId: string, run: RunContext) => NodeOutcome | Promise<NodeOutcome>;
+import type { FlowGraphNode, FlowVersionForPlan, JsonObject, JsonValue, NodeExecutor, PlanContext } from './engine-types';
 
 export interface PlanOutputField {
   fieldKey: string;
@@ -35,7 +25,7 @@ export interface PlanNode {
   /** Port -> indexes of the nodes fed from it, ascending. */
   targets: ReadonlyMap<string, readonly number[]>;
   /** Output nodes: which write they produce and their fields. */
-  output: { target: 'current' | 'timeseries'; fields: readonly PlanOutputField[] } | null;
+  output: { target: OutputTarget; fields: readonly PlanOutputField[] } | null;
   /** Output and action nodes: receiving a message makes the execution `succeeded`. */
   terminal: boolean;
   /** Entry nodes (block nodes without an incoming edge) receive the initial message. */
@@ -59,8 +49,6 @@ export class FlowPlanError extends Error {
   }
 }
 
-const OUTPUT_TARGET = { 'current-output': 'current', 'timeseries-output': 'timeseries' } as const;
-
 function toTime(value: string | Date | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   const time = value instanceof Date ? value.getTime() : Date.parse(value);
@@ -70,15 +58,8 @@ function toTime(value: string | Date | null | undefined): number | null {
 function containsParameterRef(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(containsParameterRef);
-  const record = value as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, '$param')) return true;
-  return Object.values(record).some(containsParameterRef);
-}
-
-function portsOf(node: FlowGraphNode): readonly string[] | null {
-  if (node.kind !== 'block') return [];
-  if (node.block?.type === 'builtin') return builtInBlock(node.block.key, node.block.version)?.ports ?? null;
-  return ['out'];
+  if (parameterRefOf(value)) return true;
+  return Object.values(value).some(containsParameterRef);
 }
 
 const unavailable =
@@ -99,7 +80,7 @@ function executorOf(node: FlowGraphNode, context: PlanContext): NodeExecutor {
   return customExecutor(context.sandbox, block.flowBlockVersionId, resolved.artifact);
 }
 
-function outputFields(node: FlowGraphNode, target: 'current' | 'timeseries', version: FlowVersionForPlan, context: PlanContext): PlanOutputField[] {
+function outputFields(node: FlowGraphNode, target: OutputTarget, version: FlowVersionForPlan, context: PlanContext): PlanOutputField[] {
   const releasedAt = toTime(version.releasedAt);
   const configured = Array.isArray(node.configuration?.fields) ? (node.configuration.fields as Array<{ fieldKey: string; schemaRef: string }>) : [];
   return configured.map(({ fieldKey, schemaRef }) => {
@@ -139,7 +120,7 @@ export function compilePlan(version: FlowVersionForPlan, context: PlanContext): 
     if (from === undefined || to === undefined) throw new FlowPlanError('reference_not_found', `An edge references a missing node (${edge.fromNodeId} -> ${edge.toNodeId}).`);
     const port = edge.fromPort ?? 'out';
     const fromPorts = ports[from];
-    // an unknown built-in has no known ports; its node fails when it runs
+    // an unknown block has no known ports; its node fails when it runs
     if (fromPorts !== null && !fromPorts.includes(port)) throw new FlowPlanError('invalid_port', `Node ${edge.fromNodeId} has no port ${port}.`);
     incomingCount[to] += 1;
     if (graphNodes[to].kind === 'block' && incomingCount[to] > 1) throw new FlowPlanError('multiple_inputs', `Node ${edge.toNodeId} has more than one incoming edge.`);
@@ -173,7 +154,7 @@ export function compilePlan(version: FlowVersionForPlan, context: PlanContext): 
       targets.set(port, list);
     }
     for (const list of targets.values()) list.sort((a, b) => a - b);
-    const outputTarget = node.kind === 'block' ? null : OUTPUT_TARGET[node.kind];
+    const outputTarget = outputTargetOf(node.kind);
     const isAction = node.kind === 'block' && node.block?.type === 'builtin' && node.block.key === 'email-action';
     const configuration = (node.configuration ?? {}) as JsonObject;
     return {
@@ -205,8 +186,9 @@ export function resolveParameterRefs(value: JsonValue, parameters: JsonObject): 
     }
     return { ok: true, value: out };
   }
-  if (Object.prototype.hasOwnProperty.call(value, '$param')) {
-    const key = value.$param;
+  const ref = parameterRefOf(value);
+  if (ref) {
+    const key = ref.key;
     if (typeof key !== 'string') return { ok: false, key: String(key) };
     const resolved = Object.prototype.hasOwnProperty.call(parameters, key) ? parameters[key] : undefined;
     if (resolved === undefined || resolved === null) return { ok: false, key };

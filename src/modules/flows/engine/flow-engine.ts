@@ -3,7 +3,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import { evaluateAssertions, type Assertion } from './assertions';
 import type { ExecuteOptions, ExecutionResult, FieldContractEntry, FlowInput, FlowVersionForPlan, JsonObject, ResolvedBlockVersion } from './engine-types';
-import { execute } from './execute';
+import { executePlan } from './execute-plan';
 import { compilePlan, PlanCache, type ExecutionPlan } from './execution-plan';
 
 /** What the caller loads for a plan (only on a cache miss): the device type's fields and the custom block versions. */
@@ -48,7 +48,7 @@ export class FlowEngine {
 
   /** Runs `plan` on `input`; `budgetMs` defaults to FLOW_EXECUTION_TIMEOUT_MS. Throws SandboxUnavailableError on a sandbox outage. */
   execute(plan: ExecutionPlan, input: FlowInput, parameters: JsonObject, options: Omit<ExecuteOptions, 'budgetMs'> & { budgetMs?: number }): Promise<ExecutionResult> {
-    return execute(plan, input, parameters, { ...options, budgetMs: options.budgetMs ?? this.config.flowExecutionTimeoutMs });
+    return executePlan(plan, input, parameters, { ...options, budgetMs: options.budgetMs ?? this.config.flowExecutionTimeoutMs });
   }
 
   evaluateAssertions(result: ExecutionResult, assertions: readonly Assertion[]): ReturnType<typeof evaluateAssertions> {

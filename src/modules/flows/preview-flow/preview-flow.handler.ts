@@ -1,10 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
-import type { FlowInput } from '../engine/engine-types';
+import type { FlowInput } from '../engine';
 import { ExecutionResultResponse } from '../domain/execution-result.response.dto';
 import { inputMismatchViolations, inputViolations } from '../domain/fixture-input';
 import { FlowRepository } from '../domain/flow.repository';
-import { FlowRunner } from '../domain/flow-runner';
+import { FlowPreviewRunner } from '../domain/flow-preview-runner';
 import { PreviewFlowQuery } from './preview-flow.query';
 
 /** One execution of a version of any status on a complete input (`mode` `preview`); nothing stored or sent. */
@@ -12,7 +12,7 @@ import { PreviewFlowQuery } from './preview-flow.query';
 export class PreviewFlowHandler implements IQueryHandler<PreviewFlowQuery, ExecutionResultResponse> {
   constructor(
     private readonly flows: FlowRepository,
-    private readonly runner: FlowRunner,
+    private readonly runner: FlowPreviewRunner,
   ) {}
 
   async execute({ caller, flowId, body }: PreviewFlowQuery): Promise<ExecutionResultResponse> {

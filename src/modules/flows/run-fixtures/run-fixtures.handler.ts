@@ -1,12 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource, In } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
-import type { FlowInput } from '../engine/engine-types';
 import { FlowRepository } from '../domain/flow.repository';
 import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
-import { FlowRunner } from '../domain/flow-runner';
-import { FlowEngine } from '../engine/flow-engine';
-import type { JsonValue } from '../engine/engine-types';
+import { FlowPreviewRunner } from '../domain/flow-preview-runner';
+import { FlowEngine, type FlowInput, type JsonValue } from '../engine';
 import type { FixtureRunResponse, FixtureRunResultResponse } from './fixture-run.response.dto';
 import { RunFixturesQuery } from './run-fixtures.query';
 
@@ -19,7 +17,7 @@ export class RunFixturesHandler implements IQueryHandler<RunFixturesQuery, Fixtu
   constructor(
     private readonly dataSource: DataSource,
     private readonly flows: FlowRepository,
-    private readonly runner: FlowRunner,
+    private readonly runner: FlowPreviewRunner,
     private readonly engine: FlowEngine,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { FlowGraphNode, JsonValue, NodeError, NodeStatus, NodeTrace } from '../../flows/engine/engine-types';
+import type { FlowGraphNode, JsonValue, NodeError, NodeStatus, NodeTrace } from '../../flows/engine';
 
 /**
  * One node of a stored (compact) trace. There is one execution row per uplink, so the stored trace keeps only

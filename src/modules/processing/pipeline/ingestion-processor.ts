@@ -4,10 +4,8 @@ import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
-import { SandboxUnavailableError } from '../../flows/engine/custom-executor';
-import type { JsonObject } from '../../flows/engine/engine-types';
-import { FlowMessageRunner, MessageOutcome, PreparedFlowVersion, RoutedDevice } from '../run/flow-message-runner';
-import { storedUplinkOf } from '../../flows/engine/stored-uplink';
+import { SandboxUnavailableError, storedUplinkOf, type JsonObject } from '../../flows/engine';
+import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../run/stored-uplink-processor';
 import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';
 import { CLAIM_SQL, ClaimedRow, decideRoute, ROUTE_SQL, RouteRow, RoutingDecision } from './routing';
 
@@ -64,7 +62,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-    private readonly runner: FlowMessageRunner,
+    private readonly runner: StoredUplinkProcessor,
     private readonly writer: RawMessageWriter,
     @InjectMetric(INGESTION_PROCESSED_TOTAL) private readonly processedTotal: Counter<'status' | 'reason'>,
   ) {}

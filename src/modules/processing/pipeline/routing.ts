@@ -1,5 +1,5 @@
-import type { StoredUplinkRow } from '../../flows/engine/stored-uplink';
-import type { RoutedDevice } from '../run/flow-message-runner';
+import type { StoredUplinkRow } from '../../flows/engine';
+import type { RoutedDevice } from '../run/message-outcome';
 
 /** A claimed pending raw message. `tenant_id` is the delivering credential's tenant (null: platform credential, MQTT). */
 export interface ClaimedRow extends StoredUplinkRow {

@@ -74,6 +74,18 @@ export interface ScriptArtifact {
   scriptContract: ScriptContract;
 }
 
+export const ARTIFACT_FORMAT: ScriptArtifact['format'] = 'uplink-script.v1';
+
+/** Whether `artifact` is a whole artifact of the current format with a known script contract. */
+export function isUsableArtifact(artifact: ScriptArtifact | null | undefined): artifact is ScriptArtifact {
+  return (
+    artifact?.format === ARTIFACT_FORMAT &&
+    typeof artifact.source === 'string' &&
+    typeof artifact.sha256 === 'string' &&
+    (SCRIPT_CONTRACTS as readonly string[]).includes(artifact.scriptContract)
+  );
+}
+
 export type CompileIssueCode = 'syntax_error' | 'missing_transform';
 export type SandboxIssueCode = 'runtime_error' | 'timeout' | 'memory_limit' | 'invalid_output' | 'output_too_large';
 

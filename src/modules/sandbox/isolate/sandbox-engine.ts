@@ -12,14 +12,13 @@ import type {
   ScriptContextData,
   ScriptMessage,
 } from '../domain/sandbox-contract';
-import { SCRIPT_CONTRACTS } from '../domain/sandbox-contract';
+import { ARTIFACT_FORMAT, isUsableArtifact, SCRIPT_CONTRACTS } from '../domain/sandbox-contract';
 import { codecBytes } from '../domain/codec-input';
 import { Envelope, failed } from '../domain/script-output';
 import type { SandboxLimits } from '../sandbox-limits';
 import { IsolatePool, PoolObserver } from './isolate-pool';
 import { SCRIPT_FILENAME, ScriptContext } from './script-context';
 
-const ARTIFACT_FORMAT = 'uplink-script.v1';
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 /** Blame key of compile runs: they parse and probe, never run the script's statements. */
 const COMPILE_BLAME_KEY = '(compile)';
@@ -194,15 +193,6 @@ export class SandboxEngine {
 
 /** Node error codes that the sandbox gate reports as `runtime_error`. */
 const RUNTIME_ERRORS: ReadonlySet<string> = new Set(['script_error', 'block_unavailable', 'decode_error']);
-
-function isUsableArtifact(artifact: ScriptArtifact | null | undefined): artifact is ScriptArtifact {
-  return (
-    artifact?.format === ARTIFACT_FORMAT &&
-    typeof artifact.source === 'string' &&
-    typeof artifact.sha256 === 'string' &&
-    (SCRIPT_CONTRACTS as readonly string[]).includes(artifact.scriptContract)
-  );
-}
 
 function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

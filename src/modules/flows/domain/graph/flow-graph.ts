@@ -1,4 +1,8 @@
 import type { FieldViolation, ValidationRule } from '../../../../shared/errors/error-codes';
+import { builtInBlock } from '../../../blocks/domain/built-in-blocks';
+import type { JsonObject, JsonValue } from '../../../sandbox/domain/sandbox-contract';
+
+export type { JsonObject, JsonValue };
 
 export const GRAPH_SCHEMA_VERSION = 'flow-graph.v2';
 export const NODE_KINDS = ['current-output', 'timeseries-output', 'block'] as const;
@@ -19,17 +23,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type BlockRef = { type: 'builtin'; key: string; version: number } | { type: 'custom'; flowBlockVersionId: string };
 
-export interface GraphNode {
+/**
+ * The `flow-graph.v2` model: the graph of a stored flow version as save-time validation, planning and execution
+ * all read it (a stored graph has passed graphSaveViolations).
+ */
+export interface FlowGraphNode {
   kind: NodeKind;
   nodeId: string;
+  /** null on output nodes. */
   block: BlockRef | null;
   name: string;
-  configuration: Record<string, unknown>;
+  configuration: JsonObject;
   position: { x: number; y: number };
 }
 
-export interface GraphEdge {
+export interface FlowGraphEdge {
   fromNodeId: string;
+  /** Default `out`. */
   fromPort?: string;
   toNodeId: string;
 }
@@ -37,15 +47,46 @@ export interface GraphEdge {
 export interface FlowGraph {
   schemaVersion: typeof GRAPH_SCHEMA_VERSION;
   deviceTypeId: string;
-  nodes: GraphNode[];
-  edges: GraphEdge[];
+  nodes: FlowGraphNode[];
+  edges: FlowGraphEdge[];
 }
 
 export interface ParameterDeclaration {
   key: string;
   type: ParameterType;
-  defaultValue: unknown;
+  /** null: no default. */
+  defaultValue: JsonValue;
   description?: string;
+}
+
+export type OutputTarget = 'current' | 'timeseries';
+
+/** What an output node writes: current values or time-series points. null for a block node. */
+export function outputTargetOf(kind: NodeKind): OutputTarget | null {
+  return kind === 'current-output' ? 'current' : kind === 'timeseries-output' ? 'timeseries' : null;
+}
+
+/**
+ * The ports a node emits on: none for an output (it ends a path), a built-in block's declared ports, `out` for a
+ * custom block. null when the block is unknown, so the ports of its edges cannot be judged.
+ */
+export function portsOf(node: Pick<FlowGraphNode, 'kind' | 'block'>): readonly string[] | null {
+  if (node.kind !== 'block') return [];
+  const block = node.block;
+  if (!block) return null;
+  if (block.type === 'builtin') return builtInBlock(block.key, block.version)?.ports ?? null;
+  return ['out'];
+}
+
+/**
+ * A configuration value that names a parameter: an object with an own `$param` property. `exact` when it is
+ * `{"$param": "<key>"}` and nothing else, the only form save-time validation resolves; execution resolves any
+ * reference and fails a run on one whose key is not a string. null: not a reference.
+ */
+export function parameterRefOf(value: unknown): { key: unknown; exact: boolean } | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, '$param')) return null;
+  const key = (value as { $param: unknown }).$param;
+  return { key, exact: typeof key === 'string' && Object.keys(value).length === 1 };
 }
 
 /** The graph of a new flow's first draft: the two output nodes, writing nothing yet, and no edges. */
@@ -250,7 +291,7 @@ export function parameterSaveViolations(parameters: unknown, base = 'body.parame
 }
 
 /** Declarations as stored: `defaultValue` null when left out, `description` only when given. */
-export function normalizeParameters(parameters: ParameterDeclaration[]): ParameterDeclaration[] {
+export function normalizeParameters(parameters: Array<Omit<ParameterDeclaration, 'defaultValue'> & { defaultValue?: JsonValue }>): ParameterDeclaration[] {
   return parameters.map(({ key, type, defaultValue, description }) => ({
     key,
     type,

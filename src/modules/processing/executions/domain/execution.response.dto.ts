@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { NewestFirstPageResponse } from '../../../../shared/pagination/newest-first-page';
-import type { FlowGraphNode, JsonObject } from '../../../flows/engine/engine-types';
+import type { FlowGraphNode, JsonObject } from '../../../flows/engine';
 import { ActionRequestResponse, ExecutionErrorResponse, NodeTraceResponse } from '../../../flows/domain/execution-result.response.dto';
 import { expandTrace } from '../../domain/execution-trace';
 import { EXECUTION_MODES, EXECUTION_STATUSES, ExecutionRecordMode, ExecutionStatus, FlowExecutionEntity } from './flow-execution.entity';

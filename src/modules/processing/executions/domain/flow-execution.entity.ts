@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ActionRequest, JsonObject } from '../../../flows/engine/engine-types';
+import type { ActionRequest, JsonObject } from '../../../flows/engine';
 import type { CompactNodeTrace } from '../../domain/execution-trace';
 
 export const EXECUTION_MODES = ['live', 'replay'] as const;

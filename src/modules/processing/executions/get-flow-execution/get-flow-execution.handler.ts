@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ResourceNotFoundError } from '../../../../shared/errors/domain-error';
-import type { FlowGraph } from '../../../flows/engine/engine-types';
+import type { FlowGraph } from '../../../flows/engine';
 import { FlowRepository } from '../../../flows/domain/flow.repository';
 import { ExecutionDetailResponse, ExecutionDetailSources } from '../domain/execution.response.dto';
 import { FlowExecutionEntity } from '../domain/flow-execution.entity';

@@ -1,5 +1,4 @@
-import type { JsonValue } from '../../../flows/engine/engine-types';
-import { jsonEqual } from '../../../flows/engine/message-path';
+import { jsonEqual, type JsonValue } from '../../../flows/engine';
 
 /** What one version produced for one message, as the diff compares it. */
 export interface OutputSnapshot {

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { storedUplinkOf, type StoredUplinkRow } from '../../../flows/engine/stored-uplink';
-import type { RoutedDevice, StoredUplink } from '../../run/flow-message-runner';
+import { storedUplinkOf, type StoredUplinkRow } from '../../../flows/engine';
+import type { RoutedDevice, StoredUplink } from '../../run/message-outcome';
 import type { FlowReplayEntity, ReplayPosition } from '../domain/flow-replay.entity';
 
 /** A stored uplink a replay runs, with its device and its place in the replay's order. */

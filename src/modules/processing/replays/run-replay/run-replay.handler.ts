@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../../../shared/events/unit-of-work';
 import { JobContext, JobHandler, JobHandlerInstance } from '../../../../shared/jobs/job';
-import type { JsonObject } from '../../../flows/engine/engine-types';
-import { FlowMessageRunner, MessageOutcome, PreparedFlowVersion, RoutedDevice } from '../../run/flow-message-runner';
+import type { JsonObject } from '../../../flows/engine';
+import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../../run/stored-uplink-processor';
 import { FlowReplayEntity, ReplayError, ReplayPosition } from '../domain/flow-replay.entity';
 import { addComparison, emptyDiff, ReplayDiff } from '../domain/replay-diff';
 import { REPLAY_JOB } from './replay-job';
@@ -43,7 +43,7 @@ export class RunReplayHandler implements JobHandlerInstance<{ replayId?: unknown
   constructor(
     private readonly dataSource: DataSource,
     private readonly unitOfWork: UnitOfWork,
-    private readonly runner: FlowMessageRunner,
+    private readonly runner: StoredUplinkProcessor,
   ) {}
 
   async handle(payload: { replayId?: unknown }, context: JobContext): Promise<void> {

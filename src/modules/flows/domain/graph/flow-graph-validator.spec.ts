@@ -1,8 +1,8 @@
-import { compileIssues, CompileContext } from './flow-compiler';
-import type { FlowGraph, ParameterDeclaration } from './flow-graph';
+import { validationIssues, ValidationContext } from './flow-graph-validator';
+import type { FlowGraph, JsonObject, ParameterDeclaration } from './flow-graph';
 
 const NUMBER = 'platform://schemas/number/v1';
-const context: CompileContext = {
+const context: ValidationContext = {
   tenantId: 't1',
   fields: [{ key: 'level', schemaRef: NUMBER, storageTargets: ['current', 'timeseries'], status: 'active', deprecatedAt: null }],
   customBlocks: new Map(),
@@ -10,7 +10,7 @@ const context: CompileContext = {
   releasedAt: null,
 };
 
-function graphWith(configuration: Record<string, unknown>, key = 'scale'): FlowGraph {
+function graphWith(configuration: JsonObject, key = 'scale'): FlowGraph {
   return {
     schemaVersion: 'flow-graph.v2',
     deviceTypeId: 'd1',
@@ -26,9 +26,9 @@ function graphWith(configuration: Record<string, unknown>, key = 'scale'): FlowG
   };
 }
 
-const codes = (graph: FlowGraph, parameters: ParameterDeclaration[] = []) => compileIssues(graph, parameters, context).map(({ code, path }) => ({ code, path }));
+const codes = (graph: FlowGraph, parameters: ParameterDeclaration[] = []) => validationIssues(graph, parameters, context).map(({ code, path }) => ({ code, path }));
 
-describe('compileIssues: $param references', () => {
+describe('validationIssues: $param references', () => {
   it('accepts a declared parameter of the type the place needs, with or without a default', () => {
     expect(codes(graphWith({ fieldKey: 'level', multiply: { $param: 'f' } }), [{ key: 'f', type: 'number', defaultValue: null }])).toEqual([]);
     expect(codes(graphWith({ fieldKey: 'level', multiply: { $param: 'f' } }), [{ key: 'f', type: 'number', defaultValue: 2.5 }])).toEqual([]);

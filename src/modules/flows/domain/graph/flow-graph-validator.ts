@@ -2,7 +2,7 @@ import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { builtInBlock, BUILT_IN_BLOCKS } from '../../../blocks/domain/built-in-blocks';
 import type { CustomBlockVersionInfo, EmailTemplateInfo } from './block-version-lookup';
-import { FlowGraph, GraphNode, OUTPUT_KINDS, ParameterDeclaration, ParameterType, valueFitsType } from './flow-graph';
+import { FlowGraph, FlowGraphNode, OUTPUT_KINDS, outputTargetOf, parameterRefOf, ParameterDeclaration, ParameterType, portsOf, valueFitsType } from './flow-graph';
 
 export type IssueSeverity = 'error' | 'warning';
 export type IssueCode =
@@ -40,7 +40,7 @@ export interface FieldInfo {
   deprecatedAt: Date | null;
 }
 
-export interface CompileContext {
+export interface ValidationContext {
   tenantId: string;
   fields: readonly FieldInfo[];
   customBlocks: ReadonlyMap<string, CustomBlockVersionInfo>;
@@ -71,8 +71,6 @@ const OUTPUT_CONFIGURATION_SCHEMA = {
     },
   },
 };
-
-const OUTPUT_TARGET: Record<string, string> = { 'current-output': 'current', 'timeseries-output': 'timeseries' };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
 addFormats(ajv);
@@ -109,11 +107,10 @@ function pointerToPath(pointer: string): string {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `{"$param": "<key>"}` and nothing else. */
-export function parameterReference(value: unknown): string | null {
-  if (!isObject(value)) return null;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === '$param' && typeof value.$param === 'string' ? value.$param : null;
+/** The key of an exact `{"$param": "<key>"}` (see parameterRefOf), else null. */
+function parameterReference(value: unknown): string | null {
+  const ref = parameterRefOf(value);
+  return ref?.exact ? (ref.key as string) : null;
 }
 
 const SAMPLE: Record<ParameterType, unknown> = { number: 0, string: '', boolean: false, json: null };
@@ -195,13 +192,10 @@ function configurationIssues(
   return issues;
 }
 
-/** Ports a node emits on; an empty list ends a path. null: the block is unknown (its edges are not judged). */
-function portsOf(node: GraphNode, context: CompileContext): readonly string[] | null {
-  if (OUTPUT_KINDS.includes(node.kind)) return [];
-  const block = node.block;
-  if (!block) return null;
-  if (block.type === 'builtin') return builtInBlock(block.key, block.version)?.ports ?? null;
-  return context.customBlocks.has(block.flowBlockVersionId.toLowerCase()) ? ['out'] : null;
+/** portsOf, with a custom block version the catalog does not hold unknown too. */
+function knownPortsOf(node: FlowGraphNode, context: ValidationContext): readonly string[] | null {
+  if (node.block?.type === 'custom' && !context.customBlocks.has(node.block.flowBlockVersionId.toLowerCase())) return null;
+  return portsOf(node);
 }
 
 /**
@@ -209,7 +203,7 @@ function portsOf(node: GraphNode, context: CompileContext): readonly string[] | 
  * configurations, `$param` references, the output fields against the device type's fields and e-mail
  * templates. Errors block release, preview and fixture runs; warnings do not.
  */
-export function compileIssues(graph: FlowGraph, parameters: readonly ParameterDeclaration[], context: CompileContext): ValidationIssue[] {
+export function validationIssues(graph: FlowGraph, parameters: readonly ParameterDeclaration[], context: ValidationContext): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const declarations = new Map(parameters.map((declaration) => [declaration.key, declaration]));
   const index = new Map(graph.nodes.map((node, position) => [node.nodeId, position]));
@@ -256,7 +250,7 @@ export function compileIssues(graph: FlowGraph, parameters: readonly ParameterDe
       return;
     }
     issues.push(...blockIssues(node, path, declarations, context));
-    const ports = portsOf(node, context);
+    const ports = knownPortsOf(node, context);
     if (ports !== null && ports.length > 0 && (outgoing.get(node.nodeId) ?? 0) === 0) {
       issues.push({ severity: 'warning', code: 'dead_end_node', path, message: `What "${node.nodeId}" emits goes nowhere.` });
     }
@@ -264,7 +258,7 @@ export function compileIssues(graph: FlowGraph, parameters: readonly ParameterDe
 
   graph.edges.forEach((edge, position) => {
     const from = graph.nodes[index.get(edge.fromNodeId)!];
-    const ports = portsOf(from, context);
+    const ports = knownPortsOf(from, context);
     if (ports === null) return;
     const port = edge.fromPort ?? 'out';
     if (ports.length === 0) {
@@ -287,7 +281,7 @@ export function compileIssues(graph: FlowGraph, parameters: readonly ParameterDe
   return issues;
 }
 
-function blockIssues(node: GraphNode, path: string, declarations: Map<string, ParameterDeclaration>, context: CompileContext): ValidationIssue[] {
+function blockIssues(node: FlowGraphNode, path: string, declarations: Map<string, ParameterDeclaration>, context: ValidationContext): ValidationIssue[] {
   const block = node.block;
   if (!block) return [];
   if (block.type === 'builtin') {
@@ -314,7 +308,7 @@ function blockIssues(node: GraphNode, path: string, declarations: Map<string, Pa
   return issues;
 }
 
-function emailIssues(node: GraphNode, path: string, context: CompileContext): ValidationIssue[] {
+function emailIssues(node: FlowGraphNode, path: string, context: ValidationContext): ValidationIssue[] {
   const id = node.configuration.emailTemplateId;
   if (typeof id !== 'string') return [];
   const template = context.emailTemplates.get(id);
@@ -327,7 +321,7 @@ function emailIssues(node: GraphNode, path: string, context: CompileContext): Va
   return [];
 }
 
-function outputIssues(node: GraphNode, path: string, context: CompileContext): ValidationIssue[] {
+function outputIssues(node: FlowGraphNode, path: string, context: ValidationContext): ValidationIssue[] {
   if (!outputValidator(node.configuration)) {
     return ((outputValidator.errors ?? []) as ErrorObject[]).map((error) => {
       const at = `${path}.configuration${pointerToPath(error.instancePath)}`;
@@ -335,7 +329,7 @@ function outputIssues(node: GraphNode, path: string, context: CompileContext): V
       return { severity: 'error' as const, code: 'invalid_configuration' as const, path: at, message: `${at.replace(/^graph\./, '')} ${detail}.` };
     });
   }
-  const target = OUTPUT_TARGET[node.kind];
+  const target = outputTargetOf(node.kind)!;
   const issues: ValidationIssue[] = [];
   (node.configuration.fields as { fieldKey: string; schemaRef: string }[]).forEach((entry, position) => {
     const at = `${path}.configuration.fields[${position}]`;

@@ -1,7 +1,6 @@
-import type { NodeOutcome } from './built-in-executors';
-import { SandboxUnavailableError } from './custom-executor';
-import type { ActionRequest, ExecuteOptions, ExecutionResult, FlowInput, FlowMessage, JsonObject, JsonValue, NodeError, NodeTrace } from './engine-types';
-import { resolveParameterRefs, type ExecutionPlan, type PlanNode, type RunContext } from './execution-plan';
+import { SandboxUnavailableError } from '../../sandbox/domain/sandbox.errors';
+import type { ActionRequest, ExecuteOptions, ExecutionResult, FlowInput, FlowMessage, JsonObject, JsonValue, NodeError, NodeOutcome, NodeTrace, RunContext } from './engine-types';
+import { resolveParameterRefs, type ExecutionPlan, type PlanNode } from './execution-plan';
 import { decodeRawPayload } from './payload-decoding';
 import { checkSchemaRef } from './schema-ref';
 
@@ -116,7 +115,7 @@ function traceOf(node: PlanNode, offset: number): NodeTrace {
  *   requested. Otherwise `succeeded` if an output or action node received a message, else `filtered`.
  * - Throws SandboxUnavailableError when the sandbox itself fails (no outcome exists for that execution).
  */
-export async function execute(plan: ExecutionPlan, input: FlowInput, parameters: JsonObject, options: ExecuteOptions): Promise<ExecutionResult> {
+export async function executePlan(plan: ExecutionPlan, input: FlowInput, parameters: JsonObject, options: ExecuteOptions): Promise<ExecutionResult> {
   const now = options.now ?? defaultClock;
   const started = now();
   const deadline = started + options.budgetMs;

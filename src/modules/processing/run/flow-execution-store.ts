@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { InjectMetric } from '@willsoto/nestjs-prometheus';
+import type { Counter, Histogram } from 'prom-client';
+import { EntityManager, QueryFailedError } from 'typeorm';
+import type { ExecutionResult } from '../../flows/engine';
+import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry/storage/telemetry-writer';
+import { compactTrace } from '../domain/execution-trace';
+import { failedResult, type MessageOutcome, type RunMode } from './message-outcome';
+import { FLOW_EXECUTION_DURATION, FLOW_EXECUTIONS_TOTAL } from './processing-metrics';
+
+export interface StoreOptions {
+  mode: RunMode;
+  /** Required with mode `replay`. */
+  replayId?: string;
+}
+
+/**
+ * Stores what run messages produced, inside the caller's transaction: the values of the succeeded executions
+ * through the telemetry write API, one execution record per message, and (live only) the e-mail requests of
+ * `email-action` nodes. A message whose values the storage refuses becomes a failed execution and stores nothing
+ * else; the other messages of the batch are not affected.
+ */
+@Injectable()
+export class FlowExecutionStore {
+  constructor(
+    private readonly telemetry: TelemetryWriter,
+    @InjectMetric(FLOW_EXECUTIONS_TOTAL) private readonly executionsTotal: Counter<'mode' | 'status'>,
+    @InjectMetric(FLOW_EXECUTION_DURATION) private readonly executionDuration: Histogram<'mode' | 'status'>,
+  ) {}
+
+  /**
+   * Stores `outcomes` in the caller's transaction (see the class comment) and returns them with their final
+   * results (a refused write turns an outcome into a failed one).
+   */
+  async store(manager: EntityManager, outcomes: readonly MessageOutcome[], options: StoreOptions): Promise<MessageOutcome[]> {
+    const final = [...outcomes];
+    const writable = final.filter((o) => o.result.status === 'succeeded' && (hasKeys(o.result.current) || hasKeys(o.result.timeseries)));
+    if (writable.length > 0) {
+      const refused = await this.writeValues(manager, writable, options.mode);
+      for (const [index, message] of refused) {
+        const at = final.indexOf(writable[index]);
+        final[at] = { ...final[at], result: refusedResult(final[at].result, message) };
+      }
+    }
+    await this.insertExecutions(manager, final, options);
+    if (options.mode === 'live') await this.insertActionRequests(manager, final);
+    for (const outcome of final) {
+      this.executionsTotal.inc({ mode: options.mode, status: outcome.result.status });
+      this.executionDuration.observe({ mode: options.mode, status: outcome.result.status }, outcome.result.durationMs / 1000);
+    }
+    return final;
+  }
+
+  /** Writes the values of `writable`; the batch first, one savepoint per message if the storage refuses it. */
+  private async writeValues(manager: EntityManager, writable: readonly MessageOutcome[], mode: RunMode): Promise<Map<number, string>> {
+    const refused = new Map<number, string>();
+    await manager.query('SAVEPOINT flow_values');
+    try {
+      await this.writeRows(manager, writable, mode);
+      await manager.query('RELEASE SAVEPOINT flow_values');
+      return refused;
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      await manager.query('ROLLBACK TO SAVEPOINT flow_values');
+    }
+    for (const [index, outcome] of writable.entries()) {
+      await manager.query('SAVEPOINT flow_value');
+      try {
+        await this.writeRows(manager, [outcome], mode);
+        await manager.query('RELEASE SAVEPOINT flow_value');
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        await manager.query('ROLLBACK TO SAVEPOINT flow_value');
+        refused.set(index, error instanceof Error ? error.message : String(error));
+      }
+    }
+    await manager.query('RELEASE SAVEPOINT flow_values');
+    return refused;
+  }
+
+  /** A replay's points replace those stored from the same raw messages (see TelemetryWriter.writeMeasurements). */
+  private async writeRows(manager: EntityManager, outcomes: readonly MessageOutcome[], mode: RunMode): Promise<void> {
+    const current: TelemetryRow[] = [];
+    const series: TelemetryRow[] = [];
+    for (const outcome of outcomes) {
+      const { deviceId } = outcome.device;
+      const base = { deviceId, observedAt: outcome.message.observedAt, rawReceivedAt: outcome.message.receivedAt };
+      for (const [key, value] of Object.entries(outcome.result.current)) current.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
+      for (const [key, value] of Object.entries(outcome.result.timeseries)) series.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
+    }
+    await this.telemetry.writeMeasurements(manager, series, { replay: mode === 'replay' });
+    await this.telemetry.writeCurrentValues(manager, current);
+  }
+
+  private async insertExecutions(manager: EntityManager, outcomes: readonly MessageOutcome[], options: StoreOptions): Promise<void> {
+    if (outcomes.length === 0) return;
+    const rows = outcomes.map((o) => ({
+      flow_execution_id: o.flowExecutionId,
+      tenant_id: o.prepared.tenantId,
+      flow_id: o.prepared.flowId,
+      flow_version_id: o.prepared.flowVersionId,
+      version_number: o.prepared.versionNumber,
+      device_id: o.device.deviceId,
+      mode: options.mode,
+      replay_id: options.replayId ?? null,
+      raw_ingestion_message_id: o.message.rawIngestionMessageId,
+      raw_received_at: o.message.receivedAt.toISOString(),
+      observed_at: o.message.observedAt.toISOString(),
+      correlation_id: o.message.correlationId,
+      status: o.result.status,
+      started_at: o.startedAt.toISOString(),
+      duration_ms: o.result.durationMs,
+      error: o.result.error,
+      parameters: o.parameters,
+      current: o.result.current,
+      timeseries: o.result.timeseries,
+      actions: o.result.actions,
+      trace: compactTrace(o.result.trace, o.result.status === 'failed'),
+    }));
+    await manager.query(
+      `INSERT INTO flow_executions (flow_execution_id, tenant_id, flow_id, flow_version_id, version_number, device_id, mode, replay_id,
+              raw_ingestion_message_id, raw_received_at, observed_at, correlation_id, status, started_at, duration_ms, error,
+              parameters, current, timeseries, actions, trace)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(flow_execution_id uuid, tenant_id uuid, flow_id uuid, flow_version_id uuid,
+              version_number int, device_id uuid, mode varchar, replay_id uuid, raw_ingestion_message_id uuid,
+              raw_received_at timestamptz, observed_at timestamptz, correlation_id varchar, status varchar, started_at timestamptz,
+              duration_ms real, error jsonb, parameters jsonb, current jsonb, timeseries jsonb, actions jsonb, trace jsonb)`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  private async insertActionRequests(manager: EntityManager, outcomes: readonly MessageOutcome[]): Promise<void> {
+    const rows = outcomes.flatMap((o) =>
+      o.result.status === 'succeeded'
+        ? o.result.actions.map((action) => ({
+            tenant_id: o.prepared.tenantId,
+            flow_id: o.prepared.flowId,
+            flow_execution_id: o.flowExecutionId,
+            node_id: action.nodeId,
+            email_template_id: action.emailTemplateId,
+            device_id: o.device.deviceId,
+          }))
+        : [],
+    );
+    if (rows.length === 0) return;
+    await manager.query(
+      `INSERT INTO flow_action_requests (tenant_id, flow_id, flow_execution_id, node_id, email_template_id, device_id)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
+      [JSON.stringify(rows)],
+    );
+  }
+}
+
+function hasKeys(value: object): boolean {
+  for (const _ in value) return true;
+  return false;
+}
+
+function fieldNoOf(outcome: MessageOutcome, key: string): number {
+  const fieldNo = outcome.prepared.fieldNos.get(key);
+  if (fieldNo === undefined) throw new TelemetryWriteRefusedError(`The device type has no field ${key}.`);
+  return fieldNo;
+}
+
+/** A storage refusal of one message's values (not an outage): the writer's own refusal or a data/constraint error. */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof TelemetryWriteRefusedError) return true;
+  const code = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+function refusedResult(result: ExecutionResult, message: string): ExecutionResult {
+  return { ...failedResult(result.flowVersionId, 'type_mismatch', `The values were refused by storage: ${message}`), durationMs: result.durationMs, trace: result.trace };
+}
