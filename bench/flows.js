@@ -17,7 +17,7 @@ const { join } = require('node:path');
 const { ADMIN, fail, measureInProcess, percentile, ROOT, startService, throwAwayDatabase } = require('./support');
 
 const { ScriptSandbox } = require(join(ROOT, 'dist', 'modules', 'sandbox', 'script-sandbox.js'));
-const { compilePlan, execute } = require(join(ROOT, 'dist', 'modules', 'flows', 'engine', 'index.js'));
+const { compilePlan, executePlan } = require(join(ROOT, 'dist', 'modules', 'flows', 'engine', 'index.js'));
 
 const duration = Number(process.env.BENCH_DURATION ?? 10) * 1000;
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -239,7 +239,7 @@ async function main() {
     );
     const options = { mode: 'live', budgetMs: 1000, tenantId: TENANT, device };
 
-    const first = await execute(plan, input(), parameters, options);
+    const first = await executePlan(plan, input(), parameters, options);
     const expected = { temperature: 23.95, humidity: 145, battery: 3012, dewPoint: 18.7 };
     if (first.status !== 'succeeded' || JSON.stringify(first.current) !== JSON.stringify(expected)) {
       throw new Error(`the flow returned ${JSON.stringify({ status: first.status, current: first.current, error: first.error })}`);
@@ -252,7 +252,7 @@ async function main() {
       if (!outcome.ok) throw new Error(`invoke failed: ${JSON.stringify(outcome.error)}`);
     };
     const engineCall = async () => {
-      const result = await execute(plan, input(), parameters, options);
+      const result = await executePlan(plan, input(), parameters, options);
       if (result.status !== 'succeeded') throw new Error(`execution ${result.status}: ${JSON.stringify(result.error)}`);
     };
 
