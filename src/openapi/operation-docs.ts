@@ -585,7 +585,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   GetDeviceController_get: {
     summary: 'Get a device',
-    description: lines(perm('devices:read', 'S'), 'Includes `currentAssignment`, the open period, or null while unassigned.', EXISTENCE_404),
+    description: lines(perm('devices:read', 'S'), 'Includes `currentAssignment`, the open period, or null while unassigned, and `lastSeenAt`, the receipt time of the device’s last processed uplink (null before the first; written once per processing batch).', EXISTENCE_404),
   },
   UpdateDeviceController_update: {
     summary: 'Rename a device or replace its metadata',
@@ -656,7 +656,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Get a device’s current values',
     description: lines(
       perm('telemetry:read', 'S'),
-      'One entry per active field of the device type, in field `createdAt` order: its `definition` and `currentValue` (null until the first value is stored). Deprecated fields are omitted.',
+      'One entry per active field of the device type, in field `createdAt` order: its `definition`, `currentValue` and that value’s `observedAt` (both null until the first value is stored), so the age of a value is visible without a measurements query. Deprecated fields are omitted.',
       EXISTENCE_404,
     ),
   },

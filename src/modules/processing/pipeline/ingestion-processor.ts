@@ -3,6 +3,7 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
+import { recordDevicesLastSeen } from '../../devices/domain/device-last-seen';
 import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
 import { SandboxUnavailableError } from '../../flows/engine/custom-executor';
 import type { JsonObject } from '../../flows/engine/engine-types';
@@ -188,6 +189,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     if (toRun.length > 0) {
       const outcomes = await this.runAll(manager, toRun);
       const stored = await this.runner.store(manager, outcomes, { mode: 'live' });
+      await recordDevicesLastSeen(manager, stored.map((outcome) => ({ deviceId: outcome.device.deviceId, receivedAt: outcome.message.receivedAt })));
       for (const outcome of stored) {
         updates.set(outcome.message.rawIngestionMessageId, {
           id: outcome.message.rawIngestionMessageId,
