@@ -6,6 +6,7 @@
  * Each description states who may call the operation (permission and the scope it is evaluated at), the 404 of the
  * existence rule, notable validation rules, the 409 reasons, `If-Match` where required and the paging family.
  */
+import { DEBUG_CAPTURE_OPERATION_DOCS } from './debug-capture-docs';
 import { INGESTION_OPERATION_DOCS } from './ingestion-docs';
 import { PROCESSING_OPERATION_DOCS } from './processing-docs';
 
@@ -46,6 +47,7 @@ const perm = (permission: string, scope: 'T' | 'S' | '*'): string => {
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...INGESTION_OPERATION_DOCS,
   ...PROCESSING_OPERATION_DOCS,
+  ...DEBUG_CAPTURE_OPERATION_DOCS,
   // Probes (outside /v1, public)
   HealthController_healthz: {
     summary: 'Liveness probe',

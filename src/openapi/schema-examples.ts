@@ -1,4 +1,5 @@
 import { INGESTION_PARAMETER_EXAMPLES, INGESTION_SCHEMA_EXAMPLES } from './ingestion-docs';
+import { DEBUG_CAPTURE_SCHEMA_EXAMPLES } from './debug-capture-docs';
 import { PROCESSING_PARAMETER_EXAMPLES, PROCESSING_SCHEMA_EXAMPLES } from './processing-docs';
 
 /**
@@ -482,6 +483,7 @@ const parameterOverride = {
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ...INGESTION_SCHEMA_EXAMPLES,
   ...PROCESSING_SCHEMA_EXAMPLES,
+  ...DEBUG_CAPTURE_SCHEMA_EXAMPLES,
   // Authentication
   LoginRequest: { identifier: 'maria.lopez@acme-water.example', password: 'Harbour-Road-0417!' },
   TokenResponse: tokenResponse,

@@ -11,6 +11,7 @@ import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
 import { Retention1764810000000 } from './1764810000000-retention';
 import { DeviceLastSeen1765100000000 } from './1765100000000-device-last-seen';
+import { FlowDebugCaptures1765100000001 } from './1765100000001-flow-debug-captures';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Processing1764800000000,
   Retention1764810000000,
   DeviceLastSeen1765100000000,
+  FlowDebugCaptures1765100000001,
 ];

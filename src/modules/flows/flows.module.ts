@@ -25,6 +25,9 @@ import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoEmailTemplates } from '.
 import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
+import { FlowDebugCaptureController } from './flow-debug-capture.controller';
+import { EndDebugCaptureHandler, GetDebugCaptureHandler, StartDebugCaptureHandler } from './debug-capture/debug-capture.handlers';
+import { DebugCaptureStore } from './debug-capture/debug-capture.store';
 import { FlowRunsController } from './flow-runs.controller';
 import { FlowRunner } from './domain/flow-runner';
 import { FlowEngineModule } from './engine/flow-engine.module';
@@ -47,7 +50,7 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
  */
 @Module({
   imports: [PaginationModule, DeviceTypesModule, FlowEngineModule],
-  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController],
+  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController, FlowDebugCaptureController],
   providers: [
     FlowRepository,
     FlowVersionStore,
@@ -80,7 +83,11 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     FlowRunner,
     RunFixturesHandler,
     PreviewFlowHandler,
+    DebugCaptureStore,
+    StartDebugCaptureHandler,
+    GetDebugCaptureHandler,
+    EndDebugCaptureHandler,
   ],
-  exports: [FlowRunner, FlowEngineModule, FlowRepository, FlowVersionStore],
+  exports: [FlowRunner, FlowEngineModule, FlowRepository, FlowVersionStore, DebugCaptureStore],
 })
 export class FlowsModule {}
