@@ -47,6 +47,7 @@ describe('devices API', () => {
         status: 'active',
         metadata: { floor: '2' },
         currentAssignment: null,
+        lastSeenAt: null,
         createdAt: expect.stringMatching(ISO_MS),
         updatedAt: expect.stringMatching(ISO_MS),
       });

@@ -312,6 +312,28 @@ describe('flows API: fixture runs and preview', () => {
       }
     });
 
+    it('a script value that is not a finite number is not stored, and the trace warns on that node with the field and the value', async () => {
+      const block = await admin.post('/v1/flow-blocks', { key: uniqueKey(), name: 'Broken scale' }).expect(201);
+      const version = await admin
+        .post(`/v1/flow-blocks/${block.body.flowBlockId}/versions`, {
+          sourceCode: 'function transform(msg, ctx) { return { values: { level: msg.values.level > 10 ? Infinity : NaN, label: "ok" } }; }',
+          sampleInput: { payload: [0, 1], values: { level: 2 } },
+        })
+        .expect(201);
+      await admin.post(`/v1/flow-blocks/${block.body.flowBlockId}/versions/${version.body.flowBlockVersionId}/release`).expect(200);
+      const setup = await newFlow((type) =>
+        bend(pipelineGraph(type, 'level'), (g) => {
+          g.nodes[1] = blockNode('scale', 'custom', {}, { type: 'custom', flowBlockVersionId: version.body.flowBlockVersionId });
+        }),
+      );
+      const res = await admin.post(`/v1/flows/${setup.flowId}/preview`, { flowVersionId: setup.versionId, input: input(setup.type, 'preview') }).expect(200);
+      expect(res.body).toMatchObject({ status: 'succeeded', current: {}, timeseries: {} });
+      const scale = res.body.trace.find((node: { nodeId: string }) => node.nodeId === 'scale');
+      expect(scale).toMatchObject({ status: 'succeeded', output: { values: { level: null, label: 'ok' } } });
+      expect(scale.logs).toEqual(['warning: values.level is Infinity, not a finite number; it is not stored']);
+      for (const node of res.body.trace.filter((entry: { nodeId: string }) => entry.nodeId !== 'scale')) expect(node.logs).toEqual([]);
+    });
+
     it('400: input rules (mode must be preview, missing fields, other tenant or device type), unknown version; 404 foreign flow; 403 viewer', async () => {
       const setup = await newFlow();
       const other = await newFlow();

@@ -202,6 +202,9 @@ describe('the Postman collections against the running service', () => {
         ['Read the flow (for its ETag)', 200],
         ['Activate the released version (If-Match)', 200],
         ['Preview the active version on one uplink', 200],
+        ['Start a debug capture (15 minutes, 50 executions)', 200],
+        ['Read the debug capture', 200],
+        ['End the debug capture', 200],
       ]);
       expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(30);
       expect(summary.run.stats.assertions.failed).toBe(0);

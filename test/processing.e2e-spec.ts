@@ -337,3 +337,87 @@ async function drain(): Promise<void> {
   }
 }
 
+
+describe('how old a value is: current values carry observedAt, devices lastSeenAt', () => {
+  const receivedAt = async (id: string): Promise<string> =>
+    ((await t.dataSource.query(`SELECT received_at FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [id]))[0].received_at as Date).toISOString();
+
+  it('shows null before the first storage, then the stored value\'s observedAt and the last processed uplink\'s receipt time', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    const before = await admin.get(`/v1/devices/${device.deviceId}`).expect(200);
+    expect(before.body.lastSeenAt).toBeNull();
+    const listed = await admin.get(`/v1/tenants/${tenant.tenantNumber}/devices`).query({ q: device.devEui }).expect(200);
+    expect(listed.body.items.find((item: { deviceId: string }) => item.deviceId === device.deviceId).lastSeenAt).toBeNull();
+    const empty = await admin.get(`/v1/devices/${device.deviceId}/current-values`).expect(200);
+    expect(empty.body.fields.map((entry: { currentValue: unknown; observedAt: unknown }) => [entry.currentValue, entry.observedAt])).toEqual([[null, null]]);
+
+    const first = await ingest(tenantToken, device.devEui, 200, { time: '2026-03-14T09:00:00.125Z' });
+    await waitProcessed(t, [first]);
+    const current = await admin.get(`/v1/devices/${device.deviceId}/current-values`).expect(200);
+    expect(current.body.fields.map((entry: { currentValue: unknown; observedAt: unknown }) => [entry.currentValue, entry.observedAt])).toEqual([[20, '2026-03-14T09:00:00.125Z']]);
+    const seen = await admin.get(`/v1/devices/${device.deviceId}`).expect(200);
+    expect(seen.body.lastSeenAt).toBe(await receivedAt(first));
+    // traffic is not a change made through the API
+    expect(seen.body.updatedAt).toBe(before.body.updatedAt);
+
+    // A later uplink observed earlier: the current value (and its time) stay, the device was still seen later.
+    const late = await ingest(tenantToken, device.devEui, 100, { time: '2026-03-14T08:00:00.000Z' });
+    await waitProcessed(t, [late]);
+    const after = await admin.get(`/v1/devices/${device.deviceId}/current-values`).expect(200);
+    expect(after.body.fields.map((entry: { currentValue: unknown; observedAt: unknown }) => [entry.currentValue, entry.observedAt])).toEqual([[20, '2026-03-14T09:00:00.125Z']]);
+    const lastSeen = (await admin.get(`/v1/devices/${device.deviceId}`).expect(200)).body.lastSeenAt as string;
+    expect(lastSeen).toBe(await receivedAt(late));
+    expect(lastSeen > seen.body.lastSeenAt).toBe(true);
+  });
+
+  it('counts only processed uplinks: a skipped or failing-to-route message leaves lastSeenAt; a failed execution still counts', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const disabled = await deviceFor(tenant, flow.type.deviceTypeId);
+    await t.dataSource.query(`UPDATE devices SET status = 'disabled' WHERE device_id = $1`, [disabled.deviceId]);
+    const skipped = await ingest(tenantToken, disabled.devEui, 1);
+    const failing = await deviceFor(tenant, flow.type.deviceTypeId);
+    const bad = (await post(tenantToken, failing.devEui, Buffer.from([7]).toString('base64')).expect(202)).body.rawIngestionMessageId as string;
+    await waitProcessed(t, [skipped, bad]);
+    expect((await raw(skipped)).processing_status).toBe('skipped');
+    expect((await admin.get(`/v1/devices/${disabled.deviceId}`).expect(200)).body.lastSeenAt).toBeNull();
+    expect((await execution((await raw(bad)).flow_execution_id)).status).toBe('failed');
+    expect((await admin.get(`/v1/devices/${failing.deviceId}`).expect(200)).body.lastSeenAt).toBe(await receivedAt(bad));
+    // a failed execution stores no value: the current value and its time stay null
+    const values = await admin.get(`/v1/devices/${failing.deviceId}/current-values`).expect(200);
+    expect(values.body.fields[0]).toMatchObject({ currentValue: null, observedAt: null });
+  });
+
+  it('writes lastSeenAt once per device per batch: the latest receipt of the batch, one statement for all devices', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const devices = await Promise.all(Array.from({ length: 3 }, () => deviceFor(tenant, flow.type.deviceTypeId)));
+    const processor = t.app.get(IngestionProcessor);
+    await processor.stop();
+    const statements: string[] = [];
+    const createQueryRunner = t.dataSource.createQueryRunner.bind(t.dataSource);
+    const spy = jest.spyOn(t.dataSource, 'createQueryRunner').mockImplementation((mode) => {
+      const runner = createQueryRunner(mode);
+      const query = runner.query.bind(runner);
+      runner.query = ((sql: string, ...rest: never[]) => {
+        if (/UPDATE devices/.test(sql)) statements.push(sql);
+        return query(sql, ...rest);
+      }) as typeof runner.query;
+      return runner;
+    });
+    try {
+      const ids: string[][] = devices.map(() => []);
+      for (let round = 0; round < 3; round++) {
+        for (const [i, device] of devices.entries()) ids[i]!.push(await ingest(tenantToken, device.devEui, 10 * round + i));
+      }
+      const summary = await processor.processBatch(50);
+      expect(summary.processed).toBe(9);
+      expect(statements).toHaveLength(1);
+      for (const [i, device] of devices.entries()) {
+        expect((await admin.get(`/v1/devices/${device.deviceId}`).expect(200)).body.lastSeenAt).toBe(await receivedAt(ids[i]![2]!));
+      }
+    } finally {
+      spy.mockRestore();
+      processor.start();
+    }
+  });
+});

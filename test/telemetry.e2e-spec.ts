@@ -103,6 +103,7 @@ describe('telemetry: write API, current values, measurements', () => {
         fields: order.map(({ key }) => ({
           definition: expect.objectContaining({ key, deviceFieldDefinitionId: fields[key]!.deviceFieldDefinitionId, status: 'active' }),
           currentValue: null,
+          observedAt: null,
         })),
       });
       const definition = res.body.fields[0].definition;
@@ -145,6 +146,12 @@ describe('telemetry: write API, current values, measurements', () => {
       const result = await writeCurrent([row(device, 'label', 500, 'newest', 501), row(device, 'label', 400, 'older'), row(device, 'label', 500, 'early', 500)]);
       expect(result.written).toBe(1);
       expect((await values()).label).toBe('newest');
+
+      // Each entry carries the observedAt of the value it shows (null until the first storage).
+      const times = Object.fromEntries(
+        ((await admin.get(currentPath(device))).body.fields as { definition: { key: string }; observedAt: unknown }[]).map((entry) => [entry.definition.key, entry.observedAt]),
+      );
+      expect(times).toEqual({ temp: at(200).toISOString(), hum: null, label: at(500).toISOString(), flag: at(100).toISOString(), cfg: at(100).toISOString() });
     });
 
     it('refuses a batch with a non-finite number, a value of the wrong kind or a field without current storage, writing nothing', async () => {

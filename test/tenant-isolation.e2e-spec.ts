@@ -142,6 +142,9 @@ const FLOW_PROBES: Probe[] = [
   { name: 'GET executions', method: 'get', path: (id) => `/v1/flows/${id}/executions?${WINDOW}` },
   { name: 'GET replays', method: 'get', path: (id) => `/v1/flows/${id}/replays` },
   { name: 'POST replay', method: 'post', path: (id) => `/v1/flows/${id}/replays`, body: { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', dryRun: true } },
+  { name: 'GET debug capture', method: 'get', path: (id) => `/v1/flows/${id}/debug-capture` },
+  { name: 'POST debug capture', method: 'post', path: (id) => `/v1/flows/${id}/debug-capture`, body: { minutes: 5, maxExecutions: 10 } },
+  { name: 'DELETE debug capture', method: 'delete', path: (id) => `/v1/flows/${id}/debug-capture` },
 ];
 
 /** Endpoints addressed by an execution (given as `flowId/flowExecutionId`). */

@@ -6,6 +6,7 @@
  * Each description states who may call the operation (permission and the scope it is evaluated at), the 404 of the
  * existence rule, notable validation rules, the 409 reasons, `If-Match` where required and the paging family.
  */
+import { DEBUG_CAPTURE_OPERATION_DOCS } from './debug-capture-docs';
 import { INGESTION_OPERATION_DOCS } from './ingestion-docs';
 import { PROCESSING_OPERATION_DOCS } from './processing-docs';
 
@@ -46,6 +47,7 @@ const perm = (permission: string, scope: 'T' | 'S' | '*'): string => {
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...INGESTION_OPERATION_DOCS,
   ...PROCESSING_OPERATION_DOCS,
+  ...DEBUG_CAPTURE_OPERATION_DOCS,
   // Probes (outside /v1, public)
   HealthController_healthz: {
     summary: 'Liveness probe',
@@ -585,7 +587,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   GetDeviceController_get: {
     summary: 'Get a device',
-    description: lines(perm('devices:read', 'S'), 'Includes `currentAssignment`, the open period, or null while unassigned.', EXISTENCE_404),
+    description: lines(perm('devices:read', 'S'), 'Includes `currentAssignment`, the open period, or null while unassigned, and `lastSeenAt`, the receipt time of the device’s last processed uplink (null before the first; written once per processing batch).', EXISTENCE_404),
   },
   UpdateDeviceController_update: {
     summary: 'Rename a device or replace its metadata',
@@ -656,7 +658,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Get a device’s current values',
     description: lines(
       perm('telemetry:read', 'S'),
-      'One entry per active field of the device type, in field `createdAt` order: its `definition` and `currentValue` (null until the first value is stored). Deprecated fields are omitted.',
+      'One entry per active field of the device type, in field `createdAt` order: its `definition`, `currentValue` and that value’s `observedAt` (both null until the first value is stored), so the age of a value is visible without a measurements query. Deprecated fields are omitted.',
       EXISTENCE_404,
     ),
   },

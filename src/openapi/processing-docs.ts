@@ -38,7 +38,7 @@ export const PROCESSING_OPERATION_DOCS: Record<string, { summary: string; descri
     summary: 'Get an execution with its input and trace',
     description: lines(
       perm('flows:read'),
-      'The execution with `input` (the envelope the flow ran on: rebuilt from the stored raw message and the parameter values the execution resolved; `rawPayload` and `connectionData` are null once the raw message is past retention), the `current` values and `timeseries` points it wrote, its e-mail `actions` and the per-node `trace`. Node outputs are kept for failed executions only. An execution of another flow is the execution’s 404.',
+      'The execution with `input` (the envelope the flow ran on: rebuilt from the stored raw message and the parameter values the execution resolved; `rawPayload` and `connectionData` are null once the raw message is past retention), the `current` values and `timeseries` points it wrote, its e-mail `actions` and the per-node `trace`. Node outputs are kept for failed executions, and for every live execution recorded while a debug capture of the flow was active (`POST /v1/flows/{flowId}/debug-capture`); an output over 4 KiB is its first 4 KiB of JSON text with `outputTruncated: true`. An execution of another flow is the execution’s 404.',
       EXISTENCE_404,
     ),
   },

@@ -1,4 +1,5 @@
 import { INGESTION_PARAMETER_EXAMPLES, INGESTION_SCHEMA_EXAMPLES } from './ingestion-docs';
+import { DEBUG_CAPTURE_SCHEMA_EXAMPLES } from './debug-capture-docs';
 import { PROCESSING_PARAMETER_EXAMPLES, PROCESSING_SCHEMA_EXAMPLES } from './processing-docs';
 
 /**
@@ -192,6 +193,7 @@ const device = {
   status: 'active',
   metadata: { serialNumber: 'WM-22-004171', installedBy: 'North crew 2' },
   currentAssignment: assignment,
+  lastSeenAt: '2026-03-14T10:15:00.412Z',
   createdAt: '2026-02-10T07:31:12.448Z',
   updatedAt: '2026-03-14T10:05:09.201Z',
 };
@@ -481,6 +483,7 @@ const parameterOverride = {
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ...INGESTION_SCHEMA_EXAMPLES,
   ...PROCESSING_SCHEMA_EXAMPLES,
+  ...DEBUG_CAPTURE_SCHEMA_EXAMPLES,
   // Authentication
   LoginRequest: { identifier: 'maria.lopez@acme-water.example', password: 'Harbour-Road-0417!' },
   TokenResponse: tokenResponse,
@@ -666,7 +669,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
 
   // Devices and assignments
   DeviceResponse: device,
-  DevicePage: page([device, { ...device, deviceId: 'c20ad4d7-6fe9-4759-aa27-a0c99bff6710', devEui: '70B3D57ED005A512', name: 'Meter 0418 – Quay Street', metadata: {}, currentAssignment: null, status: 'disabled' }], 318),
+  DevicePage: page([device, { ...device, deviceId: 'c20ad4d7-6fe9-4759-aa27-a0c99bff6710', devEui: '70B3D57ED005A512', name: 'Meter 0418 – Quay Street', metadata: {}, currentAssignment: null, lastSeenAt: null, status: 'disabled' }], 318),
   CreateDeviceRequest: {
     devEui: '70B3D57ED005A4F1',
     name: 'Meter 0417 – Harbour Road pump station',
@@ -683,14 +686,14 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   // Telemetry
   MeasurementPoint: measurementPoint,
   MeasurementBucket: measurementBucket,
-  CurrentValueEntry: { definition: field, currentValue: 1532.418 },
+  CurrentValueEntry: { definition: field, currentValue: 1532.418, observedAt: '2026-03-14T10:15:00.000Z' },
   CurrentValuesResponse: {
     tenantId: TENANT_ID,
     deviceId: DEVICE_ID,
     deviceTypeId: DEVICE_TYPE_ID,
     fields: [
-      { definition: field, currentValue: 1532.418 },
-      { definition: batteryField, currentValue: 3.61 },
+      { definition: field, currentValue: 1532.418, observedAt: '2026-03-14T10:15:00.000Z' },
+      { definition: batteryField, currentValue: 3.61, observedAt: '2026-03-14T06:00:00.000Z' },
     ],
   },
   MeasurementPage: {

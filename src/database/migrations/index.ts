@@ -10,6 +10,8 @@ import { Flows1764600000000 } from './1764600000000-flows';
 import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
 import { Retention1764810000000 } from './1764810000000-retention';
+import { DeviceLastSeen1765100000000 } from './1765100000000-device-last-seen';
+import { FlowDebugCaptures1765100000001 } from './1765100000001-flow-debug-captures';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   Ingestion1764700000000,
   Processing1764800000000,
   Retention1764810000000,
+  DeviceLastSeen1765100000000,
+  FlowDebugCaptures1765100000001,
 ];

@@ -25,6 +25,9 @@ import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoEmailTemplates } from '.
 import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
+import { FlowDebugCaptureController } from './flow-debug-capture.controller';
+import { EndDebugCaptureHandler, GetDebugCaptureHandler, StartDebugCaptureHandler } from './debug-capture/debug-capture.handlers';
+import { DebugCaptureStore } from './debug-capture/debug-capture.store';
 import { FlowRunsController } from './flow-runs.controller';
 import { FlowPreviewRunner } from './domain/flow-preview-runner';
 import { FlowVersionPlanner } from './domain/flow-version-planner';
@@ -48,7 +51,7 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
  */
 @Module({
   imports: [PaginationModule, DeviceTypesModule, FlowEngineModule],
-  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController],
+  controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController, FlowDebugCaptureController],
   providers: [
     FlowRepository,
     FlowVersionStore,
@@ -82,7 +85,11 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     FlowPreviewRunner,
     RunFixturesHandler,
     PreviewFlowHandler,
+    DebugCaptureStore,
+    StartDebugCaptureHandler,
+    GetDebugCaptureHandler,
+    EndDebugCaptureHandler,
   ],
-  exports: [FlowVersionPlanner, FlowEngineModule, FlowRepository, FlowVersionStore],
+  exports: [FlowVersionPlanner, FlowEngineModule, FlowRepository, FlowVersionStore, DebugCaptureStore],
 })
 export class FlowsModule {}

@@ -30,6 +30,10 @@ export class DeviceEntity {
   @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
 
+  /** Receipt time of the last processed uplink (written by live processing, once per batch); null before the first. */
+  @Column({ name: 'last_seen_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastSeenAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 

@@ -64,7 +64,7 @@ export function resolveDeviceSql(extra?: string): string {
 function buildResolveDeviceSql(extra?: string): string {
   return `
   SELECT d.device_id AS "deviceId", d.tenant_id AS "tenantId", d.device_type_id AS "deviceTypeId", d.dev_eui AS "devEui",
-         d.name, d.metadata, d.status, d.retired_at AS "retiredAt", d.created_at AS "createdAt", d.updated_at AS "updatedAt",
+         d.name, d.metadata, d.status, d.retired_at AS "retiredAt", d.last_seen_at AS "lastSeenAt", d.created_at AS "createdAt", d.updated_at AS "updatedAt",
          a.device_assignment_id AS assignment_id, a.organization_unit_id, a.valid_from, a.valid_to, a.assigned_at,
          a.assigned_by_user_id, a.created_at AS assignment_created_at, a.updated_at AS assignment_updated_at,
          u.ancestor_ids${extra ? `,

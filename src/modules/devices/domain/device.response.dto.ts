@@ -72,6 +72,15 @@ export class DeviceResponse {
   @ApiProperty({ type: DeviceAssignmentResponse, nullable: true, description: 'The open period; null while unassigned.' })
   currentAssignment!: DeviceAssignmentResponse | null;
 
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description:
+      'Receipt time of the device’s last processed uplink (a raw message routed to it and run through its flow); null before the first. Written by processing, so it does not change `updatedAt`.',
+  })
+  lastSeenAt!: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
@@ -88,6 +97,7 @@ export class DeviceResponse {
       status: device.status,
       metadata: device.metadata,
       currentAssignment: current ? DeviceAssignmentResponse.of(current) : null,
+      lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
       createdAt: device.createdAt.toISOString(),
       updatedAt: device.updatedAt.toISOString(),
     };

@@ -3,8 +3,9 @@ import type { FlowGraphNode, JsonValue, NodeError, NodeStatus, NodeTrace } from 
 /**
  * One node of a stored (compact) trace. There is one execution row per uplink, so the stored trace keeps only
  * what the flow version's graph cannot tell: the node's kind and block are taken from the graph when the trace is
- * read, and node outputs are kept only for executions that failed (the messages worth debugging); a succeeded or
- * filtered execution's outputs are its `current`, `timeseries` and `actions`.
+ * read, and node outputs are kept only for executions that failed (the messages worth debugging) or were recorded
+ * under a debug capture of their flow; otherwise a succeeded or filtered execution's outputs are its `current`,
+ * `timeseries` and `actions`.
  */
 export interface CompactNodeTrace {
   /** nodeId */
@@ -21,7 +22,7 @@ export interface CompactNodeTrace {
   l?: string[];
   /** error */
   e?: NodeError;
-  /** output (failed executions only) */
+  /** output (failed and captured executions only) */
   o?: JsonValue;
   /** outputTruncated (with `o`) */
   ot?: true;
@@ -29,7 +30,7 @@ export interface CompactNodeTrace {
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** The stored form of an engine trace; `keepOutputs` for failed executions. */
+/** The stored form of an engine trace; `keepOutputs` for failed and captured executions. */
 export function compactTrace(trace: readonly NodeTrace[], keepOutputs: boolean): CompactNodeTrace[] {
   return trace.map((node) => {
     const compact: CompactNodeTrace = { n: node.nodeId, s: node.status, t: round(node.startedAtOffsetMs), d: round(node.durationMs) };

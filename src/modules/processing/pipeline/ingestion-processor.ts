@@ -3,6 +3,8 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
+import { DebugCaptureStore } from '../../flows/debug-capture/debug-capture.store';
+import { recordDevicesLastSeen } from '../../devices/domain/device-last-seen';
 import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
 import { SandboxUnavailableError, storedUplinkOf, type JsonObject } from '../../flows/engine';
 import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../run/stored-uplink-processor';
@@ -64,6 +66,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     private readonly config: AppConfig,
     private readonly runner: StoredUplinkProcessor,
     private readonly writer: RawMessageWriter,
+    private readonly captures: DebugCaptureStore,
     @InjectMetric(INGESTION_PROCESSED_TOTAL) private readonly processedTotal: Counter<'status' | 'reason'>,
   ) {}
 
@@ -185,7 +188,9 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     }
     if (toRun.length > 0) {
       const outcomes = await this.runAll(manager, toRun);
-      const stored = await this.runner.store(manager, outcomes, { mode: 'live' });
+      const captured = await this.captures.capture(manager, outcomes.map((o) => ({ flowId: o.prepared.flowId, flowExecutionId: o.flowExecutionId })));
+      const stored = await this.runner.store(manager, outcomes, { mode: 'live', captured });
+      await recordDevicesLastSeen(manager, stored.map((outcome) => ({ deviceId: outcome.device.deviceId, receivedAt: outcome.message.receivedAt })));
       for (const outcome of stored) {
         updates.set(outcome.message.rawIngestionMessageId, {
           id: outcome.message.rawIngestionMessageId,

@@ -12,6 +12,8 @@ export interface StoreOptions {
   mode: RunMode;
   /** Required with mode `replay`. */
   replayId?: string;
+  /** Executions (ids) under a debug capture: their traces keep every node's output, as failed executions' do. */
+  captured?: ReadonlySet<string>;
 }
 
 /**
@@ -115,7 +117,7 @@ export class FlowExecutionStore {
       current: o.result.current,
       timeseries: o.result.timeseries,
       actions: o.result.actions,
-      trace: compactTrace(o.result.trace, o.result.status === 'failed'),
+      trace: compactTrace(o.result.trace, o.result.status === 'failed' || options.captured?.has(o.flowExecutionId) === true),
     }));
     await manager.query(
       `INSERT INTO flow_executions (flow_execution_id, tenant_id, flow_id, flow_version_id, version_number, device_id, mode, replay_id,

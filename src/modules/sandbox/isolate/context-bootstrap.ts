@@ -42,6 +42,11 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
   const isArray = Array.isArray;
   const promiseResolve = Promise.resolve;
   const promiseThen = Promise.prototype.then;
+  const isFiniteNumber = Number.isFinite;
+  const MapCtor = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const stringIncludes = String.prototype.includes;
   const locationPattern = new RegExp(filename.replace(/[.]/g, '\\.') + ':(\\d+):(\\d+)');
   const memoryMessages = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length', 'Invalid array buffer length'];
 
@@ -186,7 +191,52 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     }
     if (typeof json !== 'string') return failure('invalid_output', 'the returned value has no JSON form', '', list, truncated);
     if (json.length > maxResultChars) return failure('output_too_large', 'the result exceeds ' + maxResultChars + ' bytes', '', list, truncated);
+    // JSON writes NaN and ±Infinity as null: the value is not stored, and the trace says so.
+    if (apply(stringIncludes, json, ['null']) && warnNonFinite(value, list)) truncated = true;
     return 'R' + logPart(list, truncated) + '\n' + json;
+  }
+
+  // Puts 'warning: <path> is <value> ...' lines first in list (at most 5, then a count) for every number that is not
+  // finite in value's JSON form, dropping trailing log lines to stay within the log limits. True when one was dropped.
+  function warnNonFinite(value, list) {
+    const found = newList();
+    let more = 0;
+    const paths = new MapCtor();
+    try {
+      stringify(value, function (key, nested) {
+        const parent = this === null || typeof this !== 'object' ? undefined : apply(mapGet, paths, [this]);
+        const path = parent === undefined ? '' : parent === '' ? StringOf(key) : isArray(this) ? parent + '[' + key + ']' : parent + '.' + key;
+        if (typeof nested === 'number' && !isFiniteNumber(nested)) {
+          if (found.length < 5) found[found.length] = clip(path, 200) + ' is ' + StringOf(nested);
+          else more++;
+        } else if (nested !== null && typeof nested === 'object') apply(mapSet, paths, [nested, path]);
+        return nested;
+      });
+    } catch (_) {
+      return false; // the value changed between the two serialisations (a hostile getter): no warning
+    }
+    if (found.length === 0) return false;
+    const lines = newList();
+    for (let i = 0; i < found.length; i++) lines[lines.length] = 'warning: ' + found[i] + ', not a finite number; it is not stored';
+    if (more > 0) lines[lines.length] = 'warning: ' + more + ' more values are not finite numbers; they are not stored';
+    let bytes = 0;
+    for (let i = 0; i < lines.length; i++) {
+      fitting(lines[i], maxLogBytes);
+      bytes += fittingBytes;
+    }
+    let kept = 0;
+    let keptBytes = bytes;
+    while (kept < list.length && lines.length + kept < maxLogLines) {
+      fitting(list[kept], maxLogBytes);
+      if (keptBytes + fittingBytes > maxLogBytes) break;
+      keptBytes += fittingBytes;
+      kept++;
+    }
+    const dropped = kept < list.length;
+    for (let i = kept - 1; i >= 0; i--) list[i + lines.length] = list[i];
+    for (let i = 0; i < lines.length; i++) list[i] = lines[i];
+    list.length = lines.length + kept;
+    return dropped;
   }
 
   try {

@@ -12,6 +12,15 @@ export class CurrentValueEntry {
     description: 'The stored value (number, string, boolean or JSON per the field’s schemaRef); null until the first storage.',
   })
   currentValue!: unknown;
+
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description:
+      'The `observedAt` of the stored value (the uplink’s time from the network server, else its receipt time); null until the first storage. A value is replaced only by one observed at the same time or later.',
+  })
+  observedAt!: string | null;
 }
 
 export class CurrentValuesResponse {

@@ -8,8 +8,8 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 /**
  * Every active field of the device `d`'s type with its stored value, as one JSON array in field order, already in
- * the shape of the answer's `fields` (the API record "Device field definition" under `definition`, `currentValue`
- * null until the first storage): read in the same round trip as the device and passed through as parsed (this
+ * the shape of the answer's `fields` (the API record "Device field definition" under `definition`, `currentValue` and
+ * its `observedAt` null until the first storage): read in the same round trip as the device and passed through as parsed (this
  * endpoint is on the hot path, bench:devices).
  */
 export const FIELDS_WITH_VALUES_SQL = `(
@@ -20,7 +20,7 @@ export const FIELDS_WITH_VALUES_SQL = `(
              'storageTargets', f.storage_targets, 'measurementType', f.measurement_type, 'status', f.status,
              'lockVersion', f.lock_version, 'createdAt', ${iso('f.created_at')}, 'updatedAt', ${iso('f.updated_at')},
              'deprecatedAt', ${iso('f.deprecated_at')}),
-           'currentValue', cv.value) ORDER BY f.created_at, f.device_field_definition_id), '[]'::json)
+           'currentValue', cv.value, 'observedAt', ${iso('cv.observed_at')}) ORDER BY f.created_at, f.device_field_definition_id), '[]'::json)
     FROM device_field_definitions f
     LEFT JOIN device_current_values cv ON cv.device_id = d.device_id AND cv.field_no = f.field_no
    WHERE f.device_type_id = d.device_type_id AND f.status = 'active')`;

@@ -143,7 +143,7 @@ export class ExecutionDetailResponse extends ExecutionResponse {
 
   @ApiProperty({
     type: [NodeTraceResponse],
-    description: 'One entry per node in execution order. Node outputs are kept for failed executions only; otherwise `output` is null.',
+    description: 'One entry per node in execution order. Node outputs are kept for failed executions and for live executions recorded during a debug capture of the flow; otherwise `output` is null.',
   })
   trace!: NodeTraceResponse[];
 
