@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
@@ -12,62 +13,26 @@ import { waitUntil } from './support/wait';
  * background).
  */
 
+/**
+ * A request of the page and the answer it shows, parsed by scripts/postman-walkthrough.js (which also turns the page
+ * into the "First uplink" Postman collection).
+ */
 interface Step {
-  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  heading: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
-  headers: Record<string, string>;
+  headers: [string, string][];
   body?: string;
   status: number;
+  /** The answer block's JSON text. */
   expected?: string;
   /** The request block as written, for failure messages. */
   source: string;
 }
 
+const { stepsOf } = createRequire(__filename)('../scripts/postman-walkthrough.js') as { stepsOf: (markdown: string) => Step[] };
 const PAGE = join(__dirname, '..', 'docs', 'walkthrough.md');
 const ANY = '…';
-
-/** The `http` blocks of a markdown page, in order. */
-function httpBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```http\n([\s\S]*?)^```$/gm)].map((match) => match[1]!.replace(/\n$/, ''));
-}
-
-/** Head lines (request line or status line, then headers) and the body after the first blank line. */
-function split(block: string): { head: string[]; body?: string } {
-  const blank = block.indexOf('\n\n');
-  const head = (blank < 0 ? block : block.slice(0, blank)).split('\n');
-  const body = blank < 0 ? undefined : block.slice(blank + 2).trim();
-  return { head, body: body || undefined };
-}
-
-export function stepsOf(markdown: string): Step[] {
-  const blocks = httpBlocks(markdown);
-  const steps: Step[] = [];
-  for (let index = 0; index < blocks.length; index += 2) {
-    const request = split(blocks[index]!);
-    const answer = split(blocks[index + 1] ?? '');
-    const [method, path] = request.head[0]!.split(' ');
-    const status = /^HTTP\/1\.1 (\d{3})\b/.exec(answer.head[0] ?? '')?.[1];
-    if (!method || !path || !/^(GET|POST|PATCH|PUT|DELETE)$/.test(method) || !status) {
-      throw new Error(`walkthrough: expected a request block followed by its answer block, got:\n${blocks[index]}\n${blocks[index + 1]}`);
-    }
-    const headers = Object.fromEntries(
-      request.head.slice(1).map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
-      }),
-    );
-    steps.push({
-      method: method.toLowerCase() as Step['method'],
-      path,
-      headers,
-      body: request.body,
-      status: Number(status),
-      expected: answer.body,
-      source: blocks[index]!,
-    });
-  }
-  return steps;
-}
 
 /** The expected partial body: `"…"` becomes "anything". */
 function expectation(value: unknown): unknown {
@@ -94,7 +59,7 @@ describe('docs/walkthrough.md', () => {
   afterAll(() => t?.close());
 
   it('has every step of a first uplink', () => {
-    const requests = steps.map((step) => `${step.method.toUpperCase()} ${step.path}`);
+    const requests = steps.map((step) => `${step.method} ${step.path}`);
     expect(requests).toEqual([
       'POST /v1/auth/login',
       'POST /v1/tenants',
@@ -127,8 +92,8 @@ describe('docs/walkthrough.md', () => {
 
     for (const step of steps) {
       const send = async (): Promise<Response> => {
-        const request = t.http()[step.method](fill(step.path, step));
-        for (const [name, value] of Object.entries(step.headers)) request.set(name, fill(value, step));
+        const request = t.http()[step.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](fill(step.path, step));
+        for (const [name, value] of step.headers) request.set(name, fill(value, step));
         return step.body === undefined ? request : request.send(JSON.parse(fill(step.body, step)) as object);
       };
       const expected = step.expected === undefined ? undefined : expectation(JSON.parse(fill(step.expected, step)));
@@ -143,7 +108,7 @@ describe('docs/walkthrough.md', () => {
       };
 
       let res = await send();
-      if (step.method === 'get' && !matches(res)) {
+      if (step.method === 'GET' && !matches(res)) {
         // On a timeout the assertions below show how the last answer differs.
         await waitUntil(async () => matches((res = await send())), 10_000).catch(() => undefined);
       }
