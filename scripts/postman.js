@@ -17,15 +17,20 @@
  * - the login request sends `{{adminUsername}}` / `{{adminPassword}}` and stores the token in `accessToken`;
  * - every path parameter refers to the collection variable of the same name (`{{tenantNumber}}`, `{{userId}}`…).
  * Item ids are left out, so regenerating from an unchanged document gives an identical file.
+ *
+ * Without arguments it also writes the curated "First uplink" collection, postman/first-uplink.postman_collection.json,
+ * from docs/walkthrough.md (scripts/postman-walkthrough.js).
  */
 
 const { execFileSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join, relative, resolve } = require('node:path');
+const { walkthroughCollection } = require('./postman-walkthrough');
 
 const ROOT = resolve(__dirname, '..');
 const DEFAULT_OUT = join(ROOT, 'postman', 'generated', 'uplink-api.postman_collection.json');
+const WALKTHROUGH_OUT = join(ROOT, 'postman', 'first-uplink.postman_collection.json');
 const DEFAULT_BASE_URL = 'http://localhost:3000';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -199,6 +204,12 @@ async function main() {
   writeFileSync(args.out, `${text}\n`);
   const count = [...requests(collection.item)].length;
   process.stdout.write(`Postman collection with ${count} requests written to ${relative(process.cwd(), args.out) || args.out}\n`);
+  if (!args.openapi && args.out === DEFAULT_OUT) {
+    // The curated "First uplink" collection follows docs/walkthrough.md, request for request.
+    const walkthrough = walkthroughCollection(readFileSync(join(ROOT, 'docs', 'walkthrough.md'), 'utf8'));
+    writeFileSync(WALKTHROUGH_OUT, `${JSON.stringify(walkthrough, null, 2)}\n`);
+    process.stdout.write(`"${walkthrough.info.name}" collection written to ${relative(process.cwd(), WALKTHROUGH_OUT)}\n`);
+  }
 }
 
 main().catch((error) => {

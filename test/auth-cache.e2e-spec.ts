@@ -1,7 +1,6 @@
 import bcrypt from 'bcrypt';
 import { Client } from 'pg';
-import { freePort } from './support/free-port';
-import { ensureBuilt, RunningService, startService, waitForReady } from './support/service-process';
+import { ensureBuilt, Replica, startReplica } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -17,33 +16,7 @@ const PASSWORD = 'member-password-0001';
 const LONG_TTL = '600000';
 const ORIGIN = 'https://console.uplink.test';
 
-interface Replica {
-  url: string;
-  service: RunningService;
-}
-
-async function startReplica(databaseUrl: string, env: Record<string, string>): Promise<Replica> {
-  const port = await freePort();
-  const service = startService({
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: 'auth-cache-test-jwt-secret-0123456789abcdef',
-    CURSOR_SECRET: 'auth-cache-test-cursor-secret-0123456789ab',
-    BCRYPT_COST: '4',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    LOGIN_IP_ATTEMPTS_PER_MINUTE: '10000',
-    ALLOWED_ORIGINS: ORIGIN,
-    PLATFORM_ADMIN_USERNAME: ADMIN.username,
-    PLATFORM_ADMIN_EMAIL: `${ADMIN.username}@example.com`,
-    PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-    PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
-    ...env,
-  });
-  await waitForReady(port, service.output, 90_000);
-  return { url: `http://127.0.0.1:${port}`, service };
-}
+const startCacheReplica = (databaseUrl: string, env: Record<string, string>) => startReplica(databaseUrl, ADMIN, { ALLOWED_ORIGINS: ORIGIN, ...env });
 
 interface Session {
   token: string;
@@ -132,10 +105,10 @@ describe('authorization cache across replicas', () => {
     db = new Client({ connectionString: database.url });
     await db.connect();
     proxy = await TcpProxy.start(database.url);
-    a = await startReplica(database.url, { AUTH_CACHE_TTL_MS: LONG_TTL });
+    a = await startCacheReplica(database.url, { AUTH_CACHE_TTL_MS: LONG_TTL });
     [b, c] = await Promise.all([
-      startReplica(database.url, { AUTH_CACHE_TTL_MS: LONG_TTL, AUTH_CACHE_LISTEN_URL: proxy.rewrite(database.url) }),
-      startReplica(database.url, { AUTH_CACHE_TTL_MS: '0' }),
+      startCacheReplica(database.url, { AUTH_CACHE_TTL_MS: LONG_TTL, AUTH_CACHE_LISTEN_URL: proxy.rewrite(database.url) }),
+      startCacheReplica(database.url, { AUTH_CACHE_TTL_MS: '0' }),
     ]);
     admin = await login(a, ADMIN.username, ADMIN.password);
     const {

@@ -74,7 +74,7 @@ describe('docker/compose.yaml', () => {
     const file = posix.join('/app', posix.relative(process.cwd().split('\\').join('/'), initialAdminPasswordFile(config)));
     expect(file).toBe('/app/.data/initial-admin-password');
     expect(read('docker/compose.yaml')).toContain(`exec app cat ${file}`);
-    expect(read('README.md')).toContain(`docker compose -f docker/compose.yaml exec app cat ${file}`);
+    expect(read('docs/operations.md')).toContain(`docker compose -f docker/compose.yaml exec app cat ${file}`);
   });
 
   it('in production without real keys, refuses to start naming every missing variable at once', () => {

@@ -64,7 +64,11 @@ describe('diagnostics', () => {
 
   it('documents both routes in OpenAPI', async () => {
     const doc = await t.http().get('/docs/openapi.json').expect(200);
-    expect(doc.body.paths['/v1/diagnostics/version'].get).toBeDefined();
-    expect(doc.body.paths['/v1/diagnostics/echo'].post).toBeDefined();
+    const version = doc.body.paths['/v1/diagnostics/version'].get;
+    expect(version.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/VersionResponse' });
+    const echo = doc.body.paths['/v1/diagnostics/echo'].post;
+    expect(echo.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EchoRequest' });
+    expect(echo.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EchoResponse' });
+    expect(doc.body.components.schemas.EchoRequest).toMatchObject({ required: ['message'], properties: { message: { type: 'string', minLength: 1, maxLength: 1000 } } });
   });
 });

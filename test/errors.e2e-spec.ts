@@ -1,15 +1,7 @@
+import { expectEnvelope } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectEnvelope(body: unknown, code: string, category: string): void {
-  expect(body).toEqual({
-    error: expect.objectContaining({ code, category, message: expect.any(String), correlationId: expect.any(String) }),
-  });
-  const text = JSON.stringify(body);
-  // No stack traces, file paths, SQL or driver text ever reach a client.
-  expect(text).not.toMatch(/at \w+ \(|\.ts:\d+|\/srv\/|SELECT|no_such_table|relation "|stack/i);
-}
 
 describe('error envelope and request validation', () => {
   let t: TestApp;
@@ -21,19 +13,19 @@ describe('error envelope and request validation', () => {
 
   it('answers an unknown route with 404 RESOURCE_NOT_FOUND', async () => {
     const res = await t.http().get('/v1/no-such-thing').expect(404);
-    expectEnvelope(res.body, 'RESOURCE_NOT_FOUND', 'not_found');
+    expectEnvelope(res, { code: 'RESOURCE_NOT_FOUND', category: 'not_found' });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body.error.correlationId).toBe(res.headers['x-correlation-id']);
   });
 
   it('answers an unknown method on a known path with 404', async () => {
     const res = await t.http().delete('/v1/_probe/validate').expect(404);
-    expectEnvelope(res.body, 'RESOURCE_NOT_FOUND', 'not_found');
+    expectEnvelope(res, { code: 'RESOURCE_NOT_FOUND', category: 'not_found' });
   });
 
   it('rejects malformed JSON with rule json', async () => {
     const res = await t.http().post('/v1/_probe/validate').set('Content-Type', 'application/json').send('{"name": ').expect(400);
-    expectEnvelope(res.body, 'VALIDATION_FAILED', 'validation');
+    expectEnvelope(res, { code: 'VALIDATION_FAILED', category: 'validation' });
     expect(res.body.error.details.fields).toEqual([expect.objectContaining({ path: 'body', rule: 'json' })]);
   });
 
@@ -43,7 +35,7 @@ describe('error envelope and request validation', () => {
     ['multipart/form-data; boundary=x', '--x--'],
   ])('rejects a %s body with rule content_type', async (contentType, payload) => {
     const res = await t.http().post('/v1/_probe/validate').set('Content-Type', contentType).send(payload).expect(400);
-    expectEnvelope(res.body, 'VALIDATION_FAILED', 'validation');
+    expectEnvelope(res, { code: 'VALIDATION_FAILED', category: 'validation' });
     expect(res.body.error.details.fields[0]).toMatchObject({ path: 'headers.content-type', rule: 'content_type' });
   });
 
@@ -59,7 +51,7 @@ describe('error envelope and request validation', () => {
   it('rejects a body over 1 MiB with rule body_too_large', async () => {
     const big = JSON.stringify({ name: 'x', pad: 'a'.repeat(1024 * 1024) });
     const res = await t.http().post('/v1/_probe/validate').set('Content-Type', 'application/json').send(big).expect(400);
-    expectEnvelope(res.body, 'VALIDATION_FAILED', 'validation');
+    expectEnvelope(res, { code: 'VALIDATION_FAILED', category: 'validation' });
     expect(res.body.error.details.fields[0]).toMatchObject({ path: 'body', rule: 'body_too_large' });
   });
 
@@ -76,7 +68,7 @@ describe('error envelope and request validation', () => {
       .post('/v1/_probe/validate')
       .send({ code: 'UPPER', count: 9, ref: 'not-a-uuid', items: [{ name: 'ok' }, { name: '' }, {}], extra: 1 })
       .expect(400);
-    expectEnvelope(res.body, 'VALIDATION_FAILED', 'validation');
+    expectEnvelope(res, { code: 'VALIDATION_FAILED', category: 'validation' });
     const fields = res.body.error.details.fields as { path: string; rule: string; message?: string }[];
     const byPath = Object.fromEntries(fields.map((f) => [f.path, f.rule]));
     expect(byPath).toEqual({
@@ -129,7 +121,7 @@ describe('error envelope and request validation', () => {
 
   it('rejects a malformed UUID path parameter under params.*', async () => {
     const res = await t.http().get('/v1/_probe/items/12345').expect(400);
-    expectEnvelope(res.body, 'VALIDATION_FAILED', 'validation');
+    expectEnvelope(res, { code: 'VALIDATION_FAILED', category: 'validation' });
     expect(res.body.error.details.fields).toEqual([{ path: 'params.itemId', rule: 'format', message: 'Must be a UUID.' }]);
     const ok = await t.http().get('/v1/_probe/items/8F14E45F-CEEA-467F-A0E6-1C5A4C8B3E2D').expect(200);
     expect(ok.body.itemId).toMatch(UUID);
@@ -137,19 +129,19 @@ describe('error envelope and request validation', () => {
 
   it('hides an unexpected exception behind a generic 500', async () => {
     const res = await t.http().get('/v1/_probe/boom').expect(500);
-    expectEnvelope(res.body, 'INTERNAL_ERROR', 'internal');
+    expectEnvelope(res, { code: 'INTERNAL_ERROR', category: 'internal' });
     expect(res.body.error.message).toBe('An unexpected error occurred.');
     expect(res.body.error.details).toBeUndefined();
   });
 
   it('never leaks SQL or driver messages', async () => {
     const res = await t.http().get('/v1/_probe/sql-error').expect(500);
-    expectEnvelope(res.body, 'INTERNAL_ERROR', 'internal');
+    expectEnvelope(res, { code: 'INTERNAL_ERROR', category: 'internal' });
   });
 
   it('denies a route without @Public() by default with 401 and WWW-Authenticate', async () => {
     const res = await t.http().get('/v1/_probe/private').expect(401);
-    expectEnvelope(res.body, 'AUTHENTICATION_FAILED', 'authentication');
+    expectEnvelope(res, { code: 'AUTHENTICATION_FAILED', category: 'authentication' });
     expect(res.body.error.details).toEqual({ reason: 'missing_token' });
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     const withToken = await t.http().get('/v1/diagnostics/version').set('Authorization', 'Bearer whatever').expect(401);

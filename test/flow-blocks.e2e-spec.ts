@@ -447,7 +447,7 @@ describe('custom blocks API', () => {
       expect(audit).toMatchObject({ tenant_id: null, event_type: 'flow_block_version.release_failed' });
     });
 
-    it('releases the README example: a TTN codec with a base64 uplink as its sample', async () => {
+    it('releases the docs/flows.md example: a TTN codec with a base64 uplink as its sample', async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant, { key: 'lht65-ttn', name: 'LHT65 (TTN codec)' });
       const version = await createVersion(blockId, {

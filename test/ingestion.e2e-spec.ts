@@ -186,8 +186,12 @@ describe('ingestion endpoints', () => {
     expect(row).toMatchObject({ processing_status: 'rejected', processing_reason: 'malformed_payload' });
     const broken = await ingest('/v1/ingestion/tts', tenantToken, '{"uplink_message": ');
     expect(broken.status).toBe(400);
-    const [brokenRow] = await t.dataSource.query(`SELECT processing_status FROM raw_ingestion_messages WHERE source = 'tts' AND processing_status = 'rejected'`);
-    expect(brokenRow).toBeDefined();
+    // This request's row, found by its correlation id: the exact bytes, rejected as malformed.
+    const brokenRows = await t.dataSource.query(
+      `SELECT source, processing_status, processing_reason, convert_from(body, 'UTF8') AS text FROM raw_ingestion_messages WHERE correlation_id = $1`,
+      [broken.body.error.correlationId],
+    );
+    expect(brokenRows).toEqual([{ source: 'tts', processing_status: 'rejected', processing_reason: 'malformed_payload', text: '{"uplink_message": ' }]);
   });
 
   it('maps a real TTS uplink (NS receive time as observedAt, zero fields omitted, no f_port) and ignores other messages', async () => {

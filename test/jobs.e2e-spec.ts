@@ -4,16 +4,9 @@ import { JobWorker } from '../src/shared/jobs/job-worker';
 import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { JobProbeModule, ProbeRun, probeRuns } from './support/job-probe.module';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 function runsTagged(tag: string): ProbeRun[] {
   return probeRuns.filter((run) => run.payload.tag === tag);

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Response } from 'supertest';
 import { login, loginAdmin, refresh, seedUser } from './support/auth';
 import { seedDeviceType, seedField } from './support/devices';
-import { as } from './support/http';
+import { as, expectEnvelope } from './support/http';
 import { seedTenant } from './support/tenancy';
 import { startTestApp, TEST_ADMIN, TEST_ORIGIN, TestApp } from './support/test-app';
 
@@ -15,13 +14,6 @@ import { startTestApp, TEST_ADMIN, TEST_ORIGIN, TestApp } from './support/test-a
 
 const preflight = (t: TestApp, origin: string, path = '/v1/auth/refresh') =>
   t.http().options(path).set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'content-type');
-
-function expectEnvelope(res: Response, status: number): void {
-  expect(res.status).toBe(status);
-  expect(res.headers['cache-control']).toBe('no-store');
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body.error.correlationId).toBe(res.headers['x-correlation-id']);
-}
 
 describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink.test)', () => {
   let t: TestApp;
@@ -37,7 +29,7 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
 
   it.each(['https://evil.example', 'http://localhost:4200', 'null'])('refuses a preflight from %s with a 403 naming the origin and ALLOWED_ORIGINS', async (origin) => {
     const res = await preflight(t, origin);
-    expectEnvelope(res, 403);
+    expectEnvelope(res, { status: 403 });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.body.error).toMatchObject({
       code: 'AUTHORIZATION_FAILED',
@@ -48,7 +40,7 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
   });
 
   it('refuses a preflight to any path, not only existing ones (never a 404)', async () => {
-    expectEnvelope(await preflight(t, 'https://evil.example', '/v1/nothing-here'), 403);
+    expectEnvelope(await preflight(t, 'https://evil.example', '/v1/nothing-here'), { status: 403 });
   });
 
   it('leaves a plain OPTIONS without a preflight header to the router', async () => {
@@ -59,7 +51,7 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
   it('refuses a refresh from another origin, naming it and the setting', async () => {
     const { cookie } = await loginAdmin(t);
     const res = await refresh(t, cookie, 'https://evil.example');
-    expectEnvelope(res, 403);
+    expectEnvelope(res, { status: 403 });
     expect(res.body.error.details).toEqual({ reason: 'origin_not_allowed', origin: 'https://evil.example', setting: 'ALLOWED_ORIGINS' });
     expect(res.body.error.message).toMatch(/^The origin https:\/\/evil\.example is not allowed\. Add it to ALLOWED_ORIGINS/);
     expect((await refresh(t, cookie, TEST_ORIGIN)).status).toBe(200);
@@ -68,18 +60,23 @@ describe('browser origins (NODE_ENV=test, ALLOWED_ORIGINS=https://console.uplink
   it('refuses a refresh without an Origin, saying which header and setting it needs', async () => {
     const { cookie } = await loginAdmin(t);
     const res = await t.http().post('/v1/auth/refresh').set('Cookie', cookie);
-    expectEnvelope(res, 403);
+    expectEnvelope(res, { status: 403 });
     expect(res.body.error.details).toEqual({ reason: 'origin_not_allowed', origin: null, setting: 'ALLOWED_ORIGINS' });
     expect(res.body.error.message).toContain('needs an Origin header listed in ALLOWED_ORIGINS');
   });
 
-  it('README names no /v1 route the service does not have', async () => {
+  it('README and docs/ name no /v1 route the service does not have', async () => {
     const document = (await t.http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
-    const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+    // `{id}` and the walkthrough's `{{id}}` placeholders alike.
+    const shape = (path: string) => path.replace(/\{\{?[^}]*\}?\}/g, '{}');
     const known = new Set(Object.keys(document.paths).map(shape));
-    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const docs = join(__dirname, '..', 'docs');
+    const readme = ['README.md', ...readdirSync(docs).map((name) => join('docs', name))]
+      .filter((page) => page.endsWith('.md'))
+      .map((page) => readFileSync(join(__dirname, '..', page), 'utf8'))
+      .join('\n');
     const mentioned = [...readme.matchAll(/(\/v1\/[A-Za-z0-9{}_./-]*[A-Za-z0-9}])(…)?/g)].filter(([, , ellipsis]) => !ellipsis).map(([, path]) => path!);
-    expect(mentioned.length).toBeGreaterThan(15);
+    expect(mentioned.length).toBeGreaterThan(50);
     // Every path is a route of the document, or the prefix of some (as in "/v1/auth routes").
     const exists = (path: string) => [...known].some((route) => route === shape(path) || route.startsWith(`${shape(path)}/`));
     expect(mentioned.filter((path) => !exists(path))).toEqual([]);
@@ -111,7 +108,7 @@ describe('browser origins in development', () => {
 
   it.each(['https://localhost:4200', 'http://localhost.evil.example', 'http://192.168.1.20:3000'])('still refuses %s', async (origin) => {
     const res = await preflight(t, origin);
-    expectEnvelope(res, 403);
+    expectEnvelope(res, { status: 403 });
     expect(res.body.error.message).toContain('http://localhost and http://127.0.0.1 on any port are allowed in development');
   });
 
@@ -177,7 +174,7 @@ describe('the forced password change and If-Match conflicts', () => {
     const user = await seedUser(t, { passwordChangeRequired: true });
     const { accessToken } = await login(t, user.username, user.password);
     const res = await as(t, accessToken).get('/v1/tenants');
-    expectEnvelope(res, 403);
+    expectEnvelope(res, { status: 403 });
     expect(res.body.error.details).toEqual({ reason: 'password_change_required' });
     expect(res.body.error.message).toContain('POST /v1/auth/change-password');
   });
@@ -194,7 +191,7 @@ describe('the forced password change and If-Match conflicts', () => {
     expect(read.headers.etag).toBe('"4"');
     for (const stale of ['"1"', '"3"', 'W/"2"']) {
       const res = await admin.patch(path, { name: 'late' }).set('If-Match', stale);
-      expectEnvelope(res, 409);
+      expectEnvelope(res, { status: 409 });
       expect(`"${res.body.error.details.currentLockVersion}"`).toBe(read.headers.etag);
       expect(res.body.error.message).toContain(`its ETag is now ${read.headers.etag}`);
       const reread = await admin.get(path);
@@ -220,7 +217,7 @@ describe('the forced password change and If-Match conflicts', () => {
     for (const route of [{ method: 'patch' as const, body: { name: 'x' } }, { method: 'post' as const, url: `${path}/deprecate` }]) {
       const res =
         route.method === 'patch' ? await admin.patch(path, route.body).set('If-Match', typeEtag) : await admin.post(route.url!).set('If-Match', typeEtag);
-      expectEnvelope(res, 409);
+      expectEnvelope(res, { status: 409 });
       expect(`"${res.body.error.details.currentLockVersion}"`).toBe(fieldEtag);
     }
   });
@@ -229,7 +226,7 @@ describe('the forced password change and If-Match conflicts', () => {
     const tenant = await seedTenant(t);
     const type = await seedDeviceType(t, tenant);
     const res = await admin.patch(`/v1/device-types/${type.deviceTypeId}`, { name: 'x' });
-    expectEnvelope(res, 400);
+    expectEnvelope(res, { status: 400 });
     expect(res.body.error.message + JSON.stringify(res.body.error.details)).not.toMatch(/"[0-9]+"/);
     expect(JSON.stringify(res.body.error)).toContain('ETag');
   });

@@ -6,6 +6,7 @@ import { startTestApp, TestApp } from './support/test-app';
 import { auditRows } from './support/audit';
 import { member } from './support/member';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
+import { lockWaiters } from './support/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -37,18 +38,6 @@ async function inListOrder(t: TestApp, unitIds: string[]): Promise<string[]> {
 }
 const unitsPath = (tenant: SeededTenant) => `/v1/tenants/${tenant.tenantNumber}/organization-units`;
 const unitPath = (unit: { organizationUnitId: string }) => `/v1/organization-units/${unit.organizationUnitId}`;
-
-/** Waits until `count` connections of the test database are blocked on a lock. */
-async function lockWaiters(t: TestApp, count: number): Promise<void> {
-  for (let waited = 0; ; waited += 20) {
-    const [{ waiting }] = await t.dataSource.query<{ waiting: number }[]>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (waiting >= count) return;
-    if (waited > 10_000) throw new Error(`fewer than ${count} requests ever waited for the lock`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('organization units API', () => {
   let t: TestApp;

@@ -6,8 +6,9 @@ import { freePort } from './support/free-port';
 import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitForReady } from './support/service-process';
 
 /*
- * The Postman material: `npm run postman` turns the OpenAPI document into a collection, and the
- * curated "Tenant setup" and "Flow authoring" collections in postman/ run with newman against the real service (`dist/main.js`, as
+ * The Postman material: `npm run postman` turns the OpenAPI document into a collection (and docs/walkthrough.md
+ * into the "First uplink" one), and the curated "Tenant setup", "Flow authoring" and "First uplink" collections in
+ * postman/ run with newman against the real service (`dist/main.js`, as
  * `npm start` runs it, on its own embedded PostgreSQL). Any failed Postman assertion fails this file.
  * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.
  */
@@ -16,6 +17,7 @@ const WRITE_OPENAPI = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
 const GENERATOR = join(ROOT, 'scripts', 'postman.js');
 const TENANT_SETUP = join(ROOT, 'postman', 'tenant-setup.postman_collection.json');
 const FLOW_AUTHORING = join(ROOT, 'postman', 'flow-authoring.postman_collection.json');
+const FIRST_UPLINK = join(ROOT, 'postman', 'first-uplink.postman_collection.json');
 const ENVIRONMENT = join(ROOT, 'postman', 'uplink.postman_environment.json');
 
 const ADMIN = { username: 'postman-admin', email: 'postman-admin@example.com', password: 'Postman-Admin-Password-2468' };
@@ -42,6 +44,7 @@ interface Newman {
   run(options: Record<string, unknown>, callback: (error: Error | null, summary: NewmanSummary) => void): unknown;
 }
 const newman = createRequire(__filename)('newman') as Newman;
+const { walkthroughCollection } = createRequire(__filename)('../scripts/postman-walkthrough.js') as { walkthroughCollection: (markdown: string) => unknown };
 
 interface PostmanItem {
   name: string;
@@ -131,6 +134,12 @@ describe('npm run postman', () => {
     const createTenant = all.find((item) => item.name === 'POST /v1/tenants')!;
     expect(createTenant.request).toMatchObject({ method: 'POST', url: { path: ['v1', 'tenants'] } });
   }, 60_000);
+
+  it('keeps the "First uplink" collection what the generator makes of docs/walkthrough.md', () => {
+    const committed = JSON.parse(readFileSync(FIRST_UPLINK, 'utf8')) as unknown;
+    // `npm run postman` regenerates it; a walkthrough changed without regenerating fails here.
+    expect(committed).toEqual(walkthroughCollection(readFileSync(join(ROOT, 'docs', 'walkthrough.md'), 'utf8')));
+  });
 });
 
 describe('the Postman collections against the running service', () => {
@@ -208,6 +217,39 @@ describe('the Postman collections against the running service', () => {
       ]);
       expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(30);
       expect(summary.run.stats.assertions.failed).toBe(0);
+    }
+  }, 120_000);
+
+  it('runs the "First uplink" collection (custom block, flow, ingestion, current values) with every assertion passing, twice on the same database', async () => {
+    const collection = JSON.parse(readFileSync(FIRST_UPLINK, 'utf8')) as PostmanCollection;
+    expect(collection.info.name).toBe('Uplink: First uplink');
+    for (const round of [1, 2]) {
+      const summary = await runNewman({ collection: FIRST_UPLINK, environment: ENVIRONMENT, envVar: environmentOverrides() });
+      expect({ round, failures: failuresOf(summary) }).toEqual({ round, failures: [] });
+      // A GET asked again while processing runs shows up once per attempt: the last answer of each request counts.
+      const answers = new Map(summary.run.executions.map((execution) => [execution.item.name, execution.response?.code]));
+      expect([...answers]).toEqual([
+        ['POST /v1/auth/login', 200],
+        ['POST /v1/tenants', 201],
+        ['POST /v1/tenants/{{tenantNumber}}/device-types', 201],
+        ['POST /v1/device-types/{{deviceTypeId}}/fields', 201],
+        ['POST /v1/device-types/{{deviceTypeId}}/fields (2)', 201],
+        ['POST /v1/device-types/{{deviceTypeId}}/fields (3)', 201],
+        ['POST /v1/tenants/{{tenantNumber}}/devices', 201],
+        ['POST /v1/tenants/{{tenantNumber}}/flow-blocks', 201],
+        ['POST /v1/flow-blocks/{{flowBlockId}}/versions', 201],
+        ['POST /v1/flow-blocks/{{flowBlockId}}/versions/{{flowBlockVersionId}}/release', 200],
+        ['POST /v1/device-types/{{deviceTypeId}}/flow', 201],
+        ['POST /v1/flows/{{flowId}}/versions', 201],
+        ['POST /v1/flows/{{flowId}}/versions/{{flowVersionId}}/release', 200],
+        ['GET /v1/flows/{{flowId}}', 200],
+        ['POST /v1/flows/{{flowId}}/activate', 200],
+        ['POST /v1/tenants/{{tenantNumber}}/ingestion-credentials', 201],
+        ['POST /v1/ingestion/http', 202],
+        ['GET /v1/devices/{{deviceId}}/current-values', 200],
+      ]);
+      expect(summary.run.stats.assertions.failed).toBe(0);
+      expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(36);
     }
   }, 120_000);
 

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort } from './support/free-port';
-import { ensureBuilt, RunningService, startService, waitForReady } from './support/service-process';
+import { ensureBuilt, Replica, startReplica } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { chirpstackUp } from './fixtures/ingestion/bodies';
 
@@ -16,37 +15,13 @@ const ADMIN = { username: 'replica-admin', password: 'replica-admin-password-1' 
 const DEVICES = 8;
 const PER_DEVICE = 40;
 
-interface Replica {
-  url: string;
-  service: RunningService;
-}
-
 let database: TestDatabase;
 let db: Client;
 let replicas: Replica[] = [];
 
-async function startReplica(databaseUrl: string): Promise<Replica> {
-  const port = await freePort();
-  const service = startService({
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: 'replica-test-jwt-secret-0123456789abcdef01',
-    CURSOR_SECRET: 'replica-test-cursor-secret-0123456789abcd',
-    BCRYPT_COST: '4',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    PLATFORM_ADMIN_USERNAME: ADMIN.username,
-    PLATFORM_ADMIN_EMAIL: `${ADMIN.username}@example.com`,
-    PLATFORM_ADMIN_PASSWORD: ADMIN.password,
-    PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
-    PROCESSING_WORKERS: '2',
-    PROCESSING_BATCH_SIZE: '20',
-    PROCESSING_POLL_INTERVAL_MS: '20',
-  });
-  await waitForReady(port, service.output, 90_000);
-  return { url: `http://127.0.0.1:${port}`, service };
-}
+/** Two processing workers per replica, small batches and a fast poll, so the replicas interleave. */
+const startProcessingReplica = (databaseUrl: string) =>
+  startReplica(databaseUrl, ADMIN, { PROCESSING_WORKERS: '2', PROCESSING_BATCH_SIZE: '20', PROCESSING_POLL_INTERVAL_MS: '20' });
 
 async function api(replica: Replica, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${replica.url}${path}`, {
@@ -64,7 +39,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = new Client({ connectionString: database.url });
   await db.connect();
-  replicas = await Promise.all([startReplica(database.url), startReplica(database.url)]);
+  replicas = await Promise.all([startProcessingReplica(database.url), startProcessingReplica(database.url)]);
 }, 240_000);
 
 afterAll(async () => {

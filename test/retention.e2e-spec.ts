@@ -9,6 +9,7 @@ import { as } from './support/http';
 import { isPinned, seedRawMessage } from './support/raw-messages';
 import { seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 /*
  * Retention of raw messages (RAW_RETENTION_DAYS, default 30; pinned and pending ones kept), flow executions
@@ -17,14 +18,6 @@ import { startTestApp, TestApp } from './support/test-app';
  * Raw messages are written routed with SQL (seedRawMessage): routing belongs to the processing pipeline, which
  * these tests do not depend on.
  */
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('retention', () => {
   let t: TestApp;

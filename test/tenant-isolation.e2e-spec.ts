@@ -5,10 +5,12 @@ import { seedAssignment, seedDevice, seedDeviceType, seedField, SeededDevice, Se
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
+import { buildOpenApi, operationsOf, templateOf } from './support/openapi';
 
 /*
- * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): later modules add
- * their endpoints to the tables below. A foreign or out-of-scope id must be indistinguishable from a random one.
+ * Tenant isolation (a resource in another tenant or out of scope is a 404 like a missing one): a foreign or
+ * out-of-scope id must be indistinguishable from a random one. Each new endpoint adds its probe to the tables below;
+ * the last test fails for any id input of the OpenAPI document that no probe sent a foreign id to.
  */
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -33,6 +35,7 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET units', method: 'get', path: (n) => `/v1/tenants/${n}/organization-units` },
   { name: 'POST unit', method: 'post', path: (n) => `/v1/tenants/${n}/organization-units`, body: { key: 'probe-unit', name: 'Probe' } },
   { name: 'GET memberships', method: 'get', path: (n) => `/v1/tenants/${n}/memberships` },
+  { name: 'POST membership', method: 'post', path: (n) => `/v1/tenants/${n}/memberships`, body: { userId: '00000000-0000-4000-8000-000000000000', role: 'tenant_viewer' } },
   { name: 'GET audit', method: 'get', path: (n) => `/v1/tenants/${n}/audit-logs` },
   { name: 'GET device types', method: 'get', path: (n) => `/v1/tenants/${n}/device-types` },
   { name: 'POST device type', method: 'post', path: (n) => `/v1/tenants/${n}/device-types`, body: { key: 'probe-type', name: 'Probe' } },
@@ -214,6 +217,104 @@ const MEMBERSHIP_PROBES: Probe[] = [
   { name: 'reactivate membership', method: 'post', path: (id) => `/v1/memberships/${id}/reactivate` },
 ];
 
+
+/**
+ * Inputs of the OpenAPI document that take an id of another kind than a tenant-owned resource, keyed by
+ * `METHOD /path/template` and the input (`path:`, `query:` or `body:` and its name). Every other id input must be
+ * probed with a foreign id by this suite (see the last test).
+ */
+const NOT_TENANT_OWNED: Record<string, Record<string, string>> = {
+  // Sessions belong to a user, not to a tenant: another user's session is a 404 (auth suite).
+  'DELETE /v1/auth/sessions/{sessionId}': { 'path:sessionId': 'a session of the caller' },
+  // Users are platform accounts shared by tenants, managed by platform administrators only.
+  'GET /v1/users/{userId}': { 'path:userId': 'platform administrators only' },
+  'PATCH /v1/users/{userId}': { 'path:userId': 'platform administrators only' },
+  'POST /v1/users/{userId}/temporary-password': { 'path:userId': 'platform administrators only' },
+  'PUT /v1/users/{userId}/platform-roles/platform_admin': { 'path:userId': 'platform administrators only' },
+  'DELETE /v1/users/{userId}/platform-roles/platform_admin': { 'path:userId': 'platform administrators only' },
+  'GET /v1/users/{userId}/memberships': { 'path:userId': 'platform administrators only', 'query:tenantId': 'platform administrators only' },
+  'GET /v1/tenants/{tenantNumber}/memberships': { 'query:userId': 'a platform account, any tenant may grant it' },
+  'POST /v1/tenants/{tenantNumber}/memberships': { 'body:userId': 'a platform account, any tenant may grant it' },
+  // Tenant lifecycle is for platform administrators only: anyone else gets 403 before any lookup.
+  'POST /v1/tenants/{tenantNumber}/disable': { 'path:tenantNumber': 'platform administrators only' },
+  'POST /v1/tenants/{tenantNumber}/reactivate': { 'path:tenantNumber': 'platform administrators only' },
+  // Audit filters: the actor is a platform account and the correlation id a request's, neither owned by a tenant.
+  'GET /v1/tenants/{tenantNumber}/audit-logs': { 'query:actorId': 'a platform account', 'query:correlationId': 'a request id' },
+  'GET /v1/flows/{flowId}/executions': { 'query:correlationId': 'a request id' },
+  // Platform-wide views and platform credentials: platform administrators only, who see every tenant.
+  'GET /v1/audit-logs': {
+    'query:actorId': 'platform administrators only',
+    'query:entityId': 'platform administrators only',
+    'query:correlationId': 'platform administrators only',
+    'query:tenantId': 'platform administrators only',
+  },
+  'GET /v1/ingestion-credentials': { 'query:tenantId': 'platform administrators only' },
+  'GET /v1/raw-ingestion-messages': {
+    'query:tenantId': 'platform administrators only',
+    'query:deviceId': 'platform administrators only',
+    'query:credentialId': 'platform administrators only',
+  },
+  'GET /v1/raw-ingestion-messages/{rawIngestionMessageId}': { 'path:rawIngestionMessageId': 'platform administrators only' },
+  // The network server's own message id, a deduplication key within the credential's tenant, never looked up.
+  'POST /v1/ingestion/http': { 'body:messageId': 'the sender’s message id' },
+};
+
+/** Names of inputs that carry an id: `...Id`, `...Ids` and `tenantNumber`. */
+const ID_INPUT = /(Id|Ids|^tenantNumber)$/;
+
+type Schema = Record<string, unknown>;
+
+const requestSchemaOf = (operation: Record<string, unknown>): Schema | undefined =>
+  (operation.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content?.['application/json']?.schema;
+
+/** Dotted names of the id properties of a request body schema, following $refs, compositions and array items. */
+function idPropertiesOf(schema: Schema | undefined, components: Record<string, Schema>, prefix = '', seen = new Set<string>()): string[] {
+  if (!schema) return [];
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return seen.has(name) ? [] : idPropertiesOf(components[name], components, prefix, new Set([...seen, name]));
+  }
+  const parts = (['oneOf', 'anyOf', 'allOf'] as const).flatMap((key) => (schema[key] as Schema[] | undefined) ?? []);
+  const found = parts.flatMap((part) => idPropertiesOf(part, components, prefix, seen));
+  if (schema.items) found.push(...idPropertiesOf(schema.items as Schema, components, prefix, seen));
+  for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (ID_INPUT.test(key)) found.push(name);
+    found.push(...idPropertiesOf(property, components, name, seen));
+  }
+  return [...new Set(found)];
+}
+
+/** Dotted names and values of a request body's properties (array elements under their array's name). */
+function bodyIdsOf(body: unknown, prefix = ''): [string, unknown][] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  return Object.entries(body as Record<string, unknown>).flatMap(([key, value]) => {
+    const name = prefix ? `${prefix}.${key}` : key;
+    const nested = Array.isArray(value) ? value.flatMap((item) => bodyIdsOf(item, name)) : bodyIdsOf(value, name);
+    return [[name, value] as [string, unknown], ...nested];
+  });
+}
+
+interface CrossProbe {
+  name: string;
+  method: Method;
+  path: (id: string) => string;
+  body?: (id: string) => Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** The foreign id, and the random stand-in to compare with (a random UUID unless given). */
+  foreign: string;
+  missing?: string;
+}
+
+interface SentRequest {
+  method: Method;
+  url: string;
+  body?: unknown;
+}
+
+/** Status and body of an answer without the per-request correlation id: two answers compared for sameness. */
+const sameness = (res: Response): unknown => (res.body?.error ? withoutCorrelation(res) : { status: res.status, body: res.body });
+
 interface SeededFlow {
   flowId: string;
   versionId: string;
@@ -249,6 +350,7 @@ describe('tenant isolation', () => {
   let foreignCredential: string; // b
   let platformCredential: string;
   let ownCredential: string; // a
+  let bystander: string; // a user without grants
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -259,8 +361,26 @@ describe('tenant isolation', () => {
     return row!.device_assignment_id;
   };
 
+  /** Every request this suite sends, so that the coverage test below can tell which inputs got a foreign id. */
+  const sent: SentRequest[] = [];
+  const http = () => {
+    const agent = t.http();
+    const recorded = (method: Method) => (url: string) => {
+      const entry: SentRequest = { method, url };
+      sent.push(entry);
+      const test = agent[method](url);
+      const send = test.send.bind(test);
+      test.send = ((body: string | object) => {
+        entry.body = body;
+        return send(body);
+      }) as typeof test.send;
+      return test;
+    };
+    return { get: recorded('get'), post: recorded('post'), patch: recorded('patch'), put: recorded('put'), delete: recorded('delete') };
+  };
+
   const send = (who: string, probe: Probe, target: string) => {
-    const req = t.http()[probe.method](probe.path(target)).set('Authorization', `Bearer ${tokens[who]}`).set(probe.headers ?? {});
+    const req = http()[probe.method](probe.path(target)).set('Authorization', `Bearer ${tokens[who]}`).set(probe.headers ?? {});
     return probe.body ? req.send(probe.body) : req;
   };
 
@@ -344,6 +464,7 @@ describe('tenant isolation', () => {
       tokens[name] = (await login(t, user.username, user.password)).accessToken;
     }
     tokens.platformAdmin = (await loginAdmin(t)).accessToken;
+    bystander = (await seedUser(t)).userId;
 
     const seedBlock = async (tenant: SeededTenant, key: string): Promise<[string, string]> => {
       const [block] = await t.dataSource.query<{ flow_block_id: string }[]>(
@@ -373,6 +494,54 @@ describe('tenant isolation', () => {
     ownCredential = await seedCredential(a);
   });
   afterAll(() => t.close());
+
+  /**
+   * Foreign ids inside an otherwise own request: a filter, a body reference or a second path id under an own
+   * parent. Each is sent once with the foreign id and once with a random one; the two answers must be the same.
+   */
+  const crossProbes = (): CrossProbe[] => {
+    const own = { type: ownType.deviceTypeId, flow: ownFlow.flowId, device: movedDevice.deviceId, unit: chain[2]!.organizationUnitId };
+    const tenant = `/v1/tenants/${a.tenantNumber}`;
+    const deviceBody = (deviceTypeId: string, organizationUnitId?: string) => ({ devEui: '00000000000000AB', name: 'Probe', deviceTypeId, organizationUnitId });
+    return [
+      { name: 'me of a tenant', method: 'get', path: (n) => `/v1/auth/me?tenantNumber=${n}`, foreign: String(b.tenantNumber), missing: RANDOM_TENANT_NUMBER },
+      { name: 'units under a parent', method: 'get', path: (id) => `${tenant}/organization-units?parentOrganizationUnitId=${id}`, foreign: foreignUnit.organizationUnitId },
+      { name: 'unit under a parent', method: 'post', path: () => `${tenant}/organization-units`, body: (id) => ({ key: 'cross-unit', name: 'Probe', parentOrganizationUnitId: id }), foreign: foreignUnit.organizationUnitId },
+      { name: 'memberships of a unit', method: 'get', path: (id) => `${tenant}/memberships?organizationUnitId=${id}`, foreign: foreignUnit.organizationUnitId },
+      {
+        name: 'membership on a unit',
+        method: 'post',
+        path: () => `${tenant}/memberships`,
+        body: (id) => ({ userId: bystander, role: 'tenant_viewer', organizationUnitId: id }),
+        foreign: foreignUnit.organizationUnitId,
+      },
+      { name: 'audit of an entity', method: 'get', path: (id) => `${tenant}/audit-logs?entityId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'devices of a type', method: 'get', path: (id) => `${tenant}/devices?deviceTypeId=${id}`, foreign: foreignType.deviceTypeId },
+      { name: 'devices of a unit', method: 'get', path: (id) => `${tenant}/devices?organizationUnitId=${id}`, foreign: foreignUnit.organizationUnitId },
+      { name: 'device of a type', method: 'post', path: () => `${tenant}/devices`, body: (id) => deviceBody(id), foreign: foreignType.deviceTypeId },
+      { name: 'device in a unit', method: 'post', path: () => `${tenant}/devices`, body: (id) => deviceBody(own.type, id), foreign: foreignUnit.organizationUnitId },
+      { name: 'assignment to a unit', method: 'post', path: () => `/v1/devices/${own.device}/assignments`, body: (id) => ({ organizationUnitId: id }), foreign: foreignUnit.organizationUnitId },
+      { name: 'flows of a type', method: 'get', path: (id) => `${tenant}/flows?deviceTypeId=${id}`, foreign: foreignType.deviceTypeId },
+      {
+        name: 'activate a version',
+        method: 'post',
+        path: () => `/v1/flows/${own.flow}/activate`,
+        body: (id) => ({ flowVersionId: id }),
+        headers: IF_MATCH,
+        foreign: foreignFlow.versionId,
+      },
+      { name: 'overrides of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/parameter-overrides?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, body: () => ({ value: 1 }), foreign: foreignDevice.deviceId },
+      { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, foreign: foreignDevice.deviceId },
+      { name: 'parameters of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      {
+        name: 'parameters of a version',
+        method: 'get',
+        path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${own.device}&flowVersionId=${id}`,
+        foreign: foreignFlow.versionId,
+      },
+    ];
+  };
 
   describe.each(['adminA', 'operatorA', 'viewerA', 'scopedA', 'pointA'])('%s', (who) => {
     it.each(TENANT_PROBES.map((probe) => [probe.name, probe] as const))(
@@ -515,8 +684,8 @@ describe('tenant isolation', () => {
       const foreignIds = { deviceId: foreignDevice.deviceId, flowVersionId: foreignFlow.versionId, replayId: foreignFlow.replayId };
       for (const filter of filters) {
         const path = (id: string) => `/v1/flows/${ownFlow.flowId}/executions?${filter}=${id}`;
-        const foreign = await t.http().get(path(foreignIds[filter])).set(auth);
-        const missing = await t.http().get(path(randomUUID())).set(auth);
+        const foreign = await http().get(path(foreignIds[filter])).set(auth);
+        const missing = await http().get(path(randomUUID())).set(auth);
         if (who === 'adminA') expect(foreign.status).toBe(400);
         expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
       }
@@ -527,8 +696,8 @@ describe('tenant isolation', () => {
       ] as const;
       for (const [bodyOf, foreignId] of bodies) {
         const path = `/v1/flows/${ownFlow.flowId}/replays`;
-        const foreign = await t.http().post(path).set(auth).send(bodyOf(foreignId));
-        const missing = await t.http().post(path).set(auth).send(bodyOf(randomUUID()));
+        const foreign = await http().post(path).set(auth).send(bodyOf(foreignId));
+        const missing = await http().post(path).set(auth).send(bodyOf(randomUUID()));
         if (who === 'adminA') expect(foreign.status).toBe(400);
         expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
       }
@@ -545,8 +714,8 @@ describe('tenant isolation', () => {
       ] as const;
       const foreignIds = [foreignFlow.versionId, foreignFlow.fixtureId, foreignFlow.versionId];
       for (const [index, [path, bodyOf]] of bodies.entries()) {
-        const foreign = await t.http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(foreignIds[index]!));
-        const missing = await t.http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(randomUUID()));
+        const foreign = await http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(foreignIds[index]!));
+        const missing = await http().post(path).set('Authorization', `Bearer ${tokens[who]}`).send(bodyOf(randomUUID()));
         if (who === 'adminA') expect(foreign.status).toBe(400);
         expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
       }
@@ -556,12 +725,12 @@ describe('tenant isolation', () => {
       const auth = { Authorization: `Bearer ${tokens[who]}` };
       if (who === 'scopedA' || who === 'pointA') {
         // Flows are catalog objects: a grant on a unit does not read them.
-        await t.http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(403);
+        await http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(403);
         return;
       }
-      const flows = await t.http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(200);
+      const flows = await http().get(`/v1/tenants/${a.tenantNumber}/flows`).set(auth).expect(200);
       expect(flows.body.items.map((item: { flowId: string }) => item.flowId)).toEqual([ownFlow.flowId]);
-      const overrides = await t.http().get(`/v1/flows/${ownFlow.flowId}/parameter-overrides`).set(auth).expect(200);
+      const overrides = await http().get(`/v1/flows/${ownFlow.flowId}/parameter-overrides`).set(auth).expect(200);
       expect(overrides.body).toMatchObject({ items: [], totalCount: 0 });
     });
 
@@ -580,17 +749,29 @@ describe('tenant isolation', () => {
     );
 
     it('never lists a foreign device or device type', async () => {
-      const devices = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+      const devices = await http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(JSON.stringify(devices.body)).not.toContain(foreignDevice.deviceId);
-      const types = await t.http().get(`/v1/tenants/${a.tenantNumber}/device-types`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+      const types = await http().get(`/v1/tenants/${a.tenantNumber}/device-types`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(types.body.items.map((item: { deviceTypeId: string }) => item.deviceTypeId)).toContain(ownType.deviceTypeId);
       expect(JSON.stringify(types.body)).not.toContain(foreignType.deviceTypeId);
-      const catalog = await t.http().get(`/v1/tenants/${a.tenantNumber}/flow-block-catalog`).set('Authorization', `Bearer ${tokens[who]}`);
+      const catalog = await http().get(`/v1/tenants/${a.tenantNumber}/flow-block-catalog`).set('Authorization', `Bearer ${tokens[who]}`);
       expect(JSON.stringify(catalog.body)).not.toContain(foreignBlock);
     });
 
+    it('cannot tell a foreign id in a filter, a body or under an own parent from a missing one', async () => {
+      for (const probe of crossProbes()) {
+        const request = (id: string) => {
+          const req = http()[probe.method](probe.path(id)).set('Authorization', `Bearer ${tokens[who]}`).set(probe.headers ?? {});
+          return probe.body ? req.send(probe.body(id)) : req;
+        };
+        const foreign = await request(probe.foreign);
+        const missing = await request(probe.missing ?? randomUUID());
+        expect({ probe: probe.name, answer: sameness(foreign) }).toEqual({ probe: probe.name, answer: sameness(missing) });
+      }
+    });
+
     it('lists only its own tenant', async () => {
-      const res = await t.http().get('/v1/tenants').set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+      const res = await http().get('/v1/tenants').set('Authorization', `Bearer ${tokens[who]}`).expect(200);
       expect(res.body.items.map((item: { tenantId: string }) => item.tenantId)).toEqual([a.tenantId]);
       expect(res.body.totalCount).toBe(1);
     });
@@ -616,7 +797,7 @@ describe('tenant isolation', () => {
       const outside = await send(who, probe, `${siblingDevice.deviceId}/${siblingAssignment}`);
       expect(outside.status).toBe(404);
     }
-    const list = await t.http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
+    const list = await http().get(`/v1/tenants/${a.tenantNumber}/devices`).set('Authorization', `Bearer ${tokens[who]}`).expect(200);
     const listed = list.body.items.map((item: { deviceId: string }) => item.deviceId);
     expect(listed).not.toContain(siblingDevice.deviceId);
     expect(listed).toContain(movedDevice.deviceId);
@@ -624,30 +805,30 @@ describe('tenant isolation', () => {
 
   it('shows a unit-scoped viewer a moved-in device’s history only from the move on', async () => {
     const auth = { Authorization: `Bearer ${tokens.scopedViewerA}` };
-    const periods = await t.http().get(`/v1/devices/${movedDevice.deviceId}/assignments`).set(auth).expect(200);
+    const periods = await http().get(`/v1/devices/${movedDevice.deviceId}/assignments`).set(auth).expect(200);
     expect(periods.body.items.map((item: { organizationUnitId: string }) => item.organizationUnitId)).toEqual([chain[2]!.organizationUnitId]);
     const hidden = await t.dataSource.query<{ device_assignment_id: string }[]>(
       `SELECT device_assignment_id FROM device_assignments WHERE device_id = $1 AND valid_to IS NOT NULL`,
       [movedDevice.deviceId],
     );
-    await t.http().get(`/v1/devices/${movedDevice.deviceId}/assignments/${hidden[0]!.device_assignment_id}`).set(auth).expect(404);
+    await http().get(`/v1/devices/${movedDevice.deviceId}/assignments/${hidden[0]!.device_assignment_id}`).set(auth).expect(404);
 
     const window = `from=${encodeURIComponent(new Date(movedAt.getTime() - 4 * 3600_000).toISOString())}&to=${encodeURIComponent(new Date().toISOString())}`;
-    const points = await t.http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set(auth).expect(200);
+    const points = await http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set(auth).expect(200);
     const observed = points.body.items.map((item: { observedAt: string }) => new Date(item.observedAt).getTime());
     expect(observed).toHaveLength(2);
     expect(observed.every((time: number) => time >= movedAt.getTime())).toBe(true);
-    const all = await t.http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set('Authorization', `Bearer ${tokens.adminA}`).expect(200);
+    const all = await http().get(`/v1/devices/${movedDevice.deviceId}/measurements?${window}`).set('Authorization', `Bearer ${tokens.adminA}`).expect(200);
     expect(all.body.items).toHaveLength(6);
   });
 
   it('never lists foreign or out-of-scope units', async () => {
-    const all = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.adminA}`);
+    const all = await http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.adminA}`);
     const ids = (res: Response) => (res.body.items as { organizationUnitId: string }[]).map((item) => item.organizationUnitId);
     expect(all.status).toBe(200);
     expect(ids(all)).not.toContain(foreignUnit.organizationUnitId);
 
-    const scoped = await t.http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.scopedA}`);
+    const scoped = await http().get(`/v1/tenants/${a.tenantNumber}/organization-units?q=unit-`).set('Authorization', `Bearer ${tokens.scopedA}`);
     expect(scoped.status).toBe(200);
     expect(ids(scoped)).not.toContain(sibling.organizationUnitId);
     expect(ids(scoped)).not.toContain(foreignUnit.organizationUnitId);
@@ -656,7 +837,7 @@ describe('tenant isolation', () => {
 
   it('shows ancestors of a scoped grant for navigation only: readable, not writable', async () => {
     const ancestor = chain[1]!;
-    const res = await t.http().get(`/v1/organization-units/${ancestor.organizationUnitId}`).set('Authorization', `Bearer ${tokens.scopedA}`).expect(200);
+    const res = await http().get(`/v1/organization-units/${ancestor.organizationUnitId}`).set('Authorization', `Bearer ${tokens.scopedA}`).expect(200);
     expect(res.body.scopeRelation).toBe('ancestor');
     const patch = await t
       .http()
@@ -665,44 +846,44 @@ describe('tenant isolation', () => {
       .send({ name: 'Not mine' })
       .expect(403);
     expect(patch.body.error.details).toMatchObject({ reason: 'missing_permission' });
-    const own = await t.http().get(`/v1/organization-units/${chain[4]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.scopedA}`).expect(200);
+    const own = await http().get(`/v1/organization-units/${chain[4]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.scopedA}`).expect(200);
     expect(own.body.scopeRelation).toBe('accessible');
   });
 
   it('limits a grant without descendants to its own unit', async () => {
-    await t.http().get(`/v1/organization-units/${chain[2]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.pointA}`).expect(200);
-    await t.http().get(`/v1/organization-units/${chain[3]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.pointA}`).expect(404);
+    await http().get(`/v1/organization-units/${chain[2]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.pointA}`).expect(200);
+    await http().get(`/v1/organization-units/${chain[3]!.organizationUnitId}`).set('Authorization', `Bearer ${tokens.pointA}`).expect(404);
   });
 
   it("answers a viewer's writes with 403 missing_permission", async () => {
     const writes = [
-      t.http().patch(`/v1/tenants/${a.tenantNumber}`).send({ name: 'Nope' }),
-      t.http().post(`/v1/tenants/${a.tenantNumber}/organization-units`).send({ key: 'viewer-unit', name: 'Nope' }),
-      t.http().patch(`/v1/organization-units/${chain[0]!.organizationUnitId}`).send({ name: 'Nope' }),
-      t.http().post(`/v1/organization-units/${chain[0]!.organizationUnitId}/disable`),
-      t.http().post(`/v1/tenants/${a.tenantNumber}/memberships`).send({ userId: randomUUID(), role: 'tenant_viewer' }),
-      t.http().patch(`/v1/flows/${ownFlow.flowId}`).set(IF_MATCH).send({ name: 'Nope' }),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/versions`).send({ graph: { ...PROBE_GRAPH, deviceTypeId: ownType.deviceTypeId } }),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/release`),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/deprecate`),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/activate`).set(IF_MATCH).send({ flowVersionId: ownFlow.versionId }),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/fixtures`).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
-      t.http().put(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
-      t.http().delete(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH),
-      t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/tenant/factor`).send({ value: 1 }),
-      t.http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/device-type/factor`).send({ value: 1 }),
-      t.http().post(`/v1/tenants/${a.tenantNumber}/flow-blocks`).send({ key: 'viewer-block', name: 'Nope' }),
-      t.http().patch(`/v1/flow-blocks/${ownBlock}`).send({ name: 'Nope' }),
-      t.http().post(`/v1/flow-blocks/${ownBlock}/versions`).send(BLOCK_VERSION_BODY),
-      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/compile`),
-      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/release`),
-      t.http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/deprecate`),
-      t.http().post(`/v1/flows/${ownFlow.flowId}/fixture-runs`).send({ flowVersionId: ownFlow.versionId }),
-      t.http()
+      http().patch(`/v1/tenants/${a.tenantNumber}`).send({ name: 'Nope' }),
+      http().post(`/v1/tenants/${a.tenantNumber}/organization-units`).send({ key: 'viewer-unit', name: 'Nope' }),
+      http().patch(`/v1/organization-units/${chain[0]!.organizationUnitId}`).send({ name: 'Nope' }),
+      http().post(`/v1/organization-units/${chain[0]!.organizationUnitId}/disable`),
+      http().post(`/v1/tenants/${a.tenantNumber}/memberships`).send({ userId: randomUUID(), role: 'tenant_viewer' }),
+      http().patch(`/v1/flows/${ownFlow.flowId}`).set(IF_MATCH).send({ name: 'Nope' }),
+      http().post(`/v1/flows/${ownFlow.flowId}/versions`).send({ graph: { ...PROBE_GRAPH, deviceTypeId: ownType.deviceTypeId } }),
+      http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/release`),
+      http().post(`/v1/flows/${ownFlow.flowId}/versions/${ownFlow.versionId}/deprecate`),
+      http().post(`/v1/flows/${ownFlow.flowId}/activate`).set(IF_MATCH).send({ flowVersionId: ownFlow.versionId }),
+      http().post(`/v1/flows/${ownFlow.flowId}/fixtures`).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+      http().put(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH).send({ input: { ...PROBE_INPUT, tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
+      http().delete(`/v1/flows/${ownFlow.flowId}/fixtures/${ownFlow.fixtureId}`).set(IF_MATCH),
+      http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/tenant/factor`).send({ value: 1 }),
+      http().put(`/v1/flows/${ownFlow.flowId}/parameter-overrides/device-type/factor`).send({ value: 1 }),
+      http().post(`/v1/tenants/${a.tenantNumber}/flow-blocks`).send({ key: 'viewer-block', name: 'Nope' }),
+      http().patch(`/v1/flow-blocks/${ownBlock}`).send({ name: 'Nope' }),
+      http().post(`/v1/flow-blocks/${ownBlock}/versions`).send(BLOCK_VERSION_BODY),
+      http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/compile`),
+      http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/release`),
+      http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/deprecate`),
+      http().post(`/v1/flows/${ownFlow.flowId}/fixture-runs`).send({ flowVersionId: ownFlow.versionId }),
+      http()
         .post(`/v1/flows/${ownFlow.flowId}/preview`)
         .send({ flowVersionId: ownFlow.versionId, input: { ...PROBE_INPUT, mode: 'preview', tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),
-      t.http().post(`/v1/tenants/${a.tenantNumber}/ingestion-credentials`).send({ name: 'Nope' }),
-      t.http().post(`/v1/ingestion-credentials/${ownCredential}/revoke`),
+      http().post(`/v1/tenants/${a.tenantNumber}/ingestion-credentials`).send({ name: 'Nope' }),
+      http().post(`/v1/ingestion-credentials/${ownCredential}/revoke`),
     ];
     for (const write of writes) {
       const res = await write.set('Authorization', `Bearer ${tokens.viewerA}`);
@@ -719,10 +900,10 @@ describe('tenant isolation', () => {
     const viewer = await seedUser(t);
     const membership = await seedGrant(t, viewer.userId, a, 'tenant_viewer');
     const token = (await login(t, viewer.username, viewer.password)).accessToken;
-    await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(200);
-    await t.http().post(`/v1/memberships/${membership}/disable`).set('Authorization', `Bearer ${tokens.adminA}`).expect(200);
-    await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
-    const list = await t.http().get('/v1/tenants').set('Authorization', `Bearer ${token}`).expect(200);
+    await http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(200);
+    await http().post(`/v1/memberships/${membership}/disable`).set('Authorization', `Bearer ${tokens.adminA}`).expect(200);
+    await http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
+    const list = await http().get('/v1/tenants').set('Authorization', `Bearer ${token}`).expect(200);
     expect(list.body.items).toEqual([]);
     // Only that user loses the tenant: another member's grant in it stays active and effective.
     const grants = await t.dataSource.query<{ membership_id: string; status: string }[]>(
@@ -733,7 +914,7 @@ describe('tenant isolation', () => {
       { membership_id: ownMembership, status: 'active' },
       { membership_id: membership, status: 'disabled' },
     ]);
-    await t.http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${tokens.viewerA}`).expect(200);
+    await http().get(`/v1/tenants/${a.tenantNumber}`).set('Authorization', `Bearer ${tokens.viewerA}`).expect(200);
   });
 
   it('makes a disabled tenant invisible to its members on the next request, not to platform admins', async () => {
@@ -741,10 +922,74 @@ describe('tenant isolation', () => {
     const member = await seedUser(t);
     await seedGrant(t, member.userId, c, 'tenant_admin');
     const token = (await login(t, member.username, member.password)).accessToken;
-    await t.http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(200);
-    await t.http().post(`/v1/tenants/${c.tenantNumber}/disable`).set('Authorization', `Bearer ${tokens.platformAdmin}`).expect(200);
-    await t.http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
-    const admin = await t.http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${tokens.platformAdmin}`).expect(200);
+    await http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(200);
+    await http().post(`/v1/tenants/${c.tenantNumber}/disable`).set('Authorization', `Bearer ${tokens.platformAdmin}`).expect(200);
+    await http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${token}`).expect(404);
+    const admin = await http().get(`/v1/tenants/${c.tenantNumber}`).set('Authorization', `Bearer ${tokens.platformAdmin}`).expect(200);
     expect(admin.body.status).toBe('disabled');
+  });
+  /*
+   * Runs last: it reads the requests the tests above sent. Every id input of every operation in the OpenAPI
+   * document must have been sent a foreign (or out-of-scope) id at least once, unless NOT_TENANT_OWNED lists it,
+   * so that a new route without its probe fails here.
+   */
+  it('probes every operation of the OpenAPI document that takes a tenant-owned id', async () => {
+    const document = await buildOpenApi();
+    const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
+    const foreign = new Set<string>([
+      String(b.tenantNumber),
+      foreignUnit.organizationUnitId,
+      foreignMembership,
+      foreignType.deviceTypeId,
+      foreignDevice.deviceId,
+      foreignAssignment,
+      ...Object.values(foreignFlow),
+      foreignBlock,
+      foreignBlockVersion,
+      foreignCredential,
+      platformCredential,
+      sibling.organizationUnitId,
+      siblingDevice.deviceId,
+      siblingAssignment,
+    ]);
+    const isForeign = (value: unknown): boolean =>
+      Array.isArray(value) ? value.some(isForeign) : (typeof value === 'string' || typeof value === 'number') && foreign.has(String(value));
+
+    const probed = new Set<string>();
+    for (const request of sent) {
+      const [pathPart, query = ''] = request.url.split('?');
+      const template = templateOf(document, pathPart!);
+      if (!template) continue;
+      const key = `${request.method.toUpperCase()} ${template}`;
+      const segments = pathPart!.split('/');
+      template.split('/').forEach((part, index) => {
+        const name = /^\{(.+)\}$/.exec(part)?.[1];
+        if (name && isForeign(decodeURIComponent(segments[index]!))) probed.add(`${key} path:${name}`);
+      });
+      for (const [name, value] of new URLSearchParams(query)) if (isForeign(value)) probed.add(`${key} query:${name}`);
+      for (const [name, value] of bodyIdsOf(request.body)) if (isForeign(value)) probed.add(`${key} body:${name}`);
+    }
+
+    const required: string[] = [];
+    for (const { method, path, operation } of operationsOf(document)) {
+      const key = `${method.toUpperCase()} ${path}`;
+      const inputs = [
+        ...((operation.parameters ?? []) as { name: string; in: string }[]).filter((p) => p.in !== 'header' && ID_INPUT.test(p.name)).map((p) => `${p.in}:${p.name}`),
+        ...idPropertiesOf(requestSchemaOf(operation), components).map((name) => `body:${name}`),
+      ];
+      for (const input of inputs) if (!NOT_TENANT_OWNED[key]?.[input]) required.push(`${key} ${input}`);
+    }
+    expect(required.length).toBeGreaterThan(100);
+    expect(required.filter((input) => !probed.has(input))).toEqual([]);
+
+    // An exemption for an input the document no longer has is stale.
+    const all = new Set(
+      operationsOf(document).flatMap(({ method, path, operation }) => [
+        ...((operation.parameters ?? []) as { name: string; in: string }[]).map((p) => `${method.toUpperCase()} ${path} ${p.in}:${p.name}`),
+        ...idPropertiesOf(requestSchemaOf(operation), components).map((name) => `${method.toUpperCase()} ${path} body:${name}`),
+      ]),
+    );
+    const exempted = Object.entries(NOT_TENANT_OWNED).flatMap(([key, inputs]) => Object.keys(inputs).map((input) => `${key} ${input}`));
+    expect(exempted.filter((input) => !all.has(input))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { login, loginAdmin } from './support/auth';
 import { startTestApp, TEST_ADMIN, TestApp } from './support/test-app';
 import { as, fieldsOf } from './support/http';
 import { auditRows } from './support/audit';
+import { lockWaiters } from './support/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -52,18 +53,6 @@ async function createAdmin(t: TestApp, adminToken: string): Promise<{ user: Crea
   const user = await createUser(t, adminToken, { username: `admin-${counter + 1}` });
   await as(t, adminToken).put(`/v1/users/${user.userId}/platform-roles/platform_admin`).expect(200);
   return { user, token: await activate(t, user) };
-}
-
-/** Waits until `count` connections of the test database are blocked on a lock. */
-async function lockWaiters(t: TestApp, count: number): Promise<void> {
-  for (let waited = 0; ; waited += 20) {
-    const [{ waiting }] = await t.dataSource.query<{ waiting: number }[]>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (waiting >= count) return;
-    if (waited > 10_000) throw new Error(`fewer than ${count} requests ever waited for the lock`);
-    await sleep(20);
-  }
 }
 
 /**

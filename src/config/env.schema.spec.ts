@@ -29,9 +29,9 @@ describe('environment documentation', () => {
     });
   });
 
-  describe('README.md', () => {
+  describe('docs/configuration.md', () => {
     it.each(VARIABLES)('has a table row for %s', (variable) => {
-      expect(read('README.md')).toMatch(new RegExp(`^\\|\\s*\`${escapeRegExp(variable)}\``, 'm'));
+      expect(read('docs/configuration.md')).toMatch(new RegExp(`^\\|\\s*\`${escapeRegExp(variable)}\``, 'm'));
     });
   });
 
@@ -51,14 +51,14 @@ describe('environment documentation', () => {
       expect(listed(comment)).toEqual(required);
     });
 
-    it('is what the README says in the NODE_ENV row', () => {
-      const row = /^\| `NODE_ENV` .*$/m.exec(read('README.md'))?.[0] ?? '';
+    it('is what docs/configuration.md says in the NODE_ENV row', () => {
+      const row = /^\| `NODE_ENV` .*$/m.exec(read('docs/configuration.md'))?.[0] ?? '';
       const requires = /`production` \(requires ([^;)]*)/.exec(row)?.[1] ?? '';
       expect(listed(requires)).toEqual(required);
     });
 
     it.each(['METRICS_TOKEN', 'JWT_SECRET', 'CURSOR_SECRET'])('and each of them says it is required in production (%s)', (variable) => {
-      const row = new RegExp(`^\\| \`${variable}\` .*$`, 'm').exec(read('README.md'))?.[0] ?? '';
+      const row = new RegExp(`^\\| \`${variable}\` .*$`, 'm').exec(read('docs/configuration.md'))?.[0] ?? '';
       expect(row).toMatch(/required in production/i);
       const example = read('.env.example');
       const comment = example.slice(0, example.search(new RegExp(`^${variable}=`, 'm'))).split(/\n(?=[A-Z_]+=)/).pop() ?? '';

@@ -17,7 +17,7 @@ export const DEFAULT_MQTT_TOPICS: Record<(typeof MQTT_FORMATS)[number], string> 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off');
 
 /**
- * Every environment variable the service reads. `.env.example` and the README table list the same set;
+ * Every environment variable the service reads. `.env.example` and the table in docs/configuration.md list the same set;
  * `test/unit/config` keeps them in step.
  */
 export const envSchema = Joi.object({

@@ -101,4 +101,17 @@ with milliseconds on output (\`2026-03-14T09:26:53.589Z\`) and RFC 3339 with any
 \`tenantNumber\`. Creating answers 201 with \`Location\`; \`PATCH\` changes only what you send (at least one property);
 state changes are \`POST …/disable\`, \`…/reactivate\` and similar actions. Every \`/v1\` response carries
 \`Cache-Control: no-store\`.
+
+## Guides
+
+The repository's documentation goes beyond single operations. \`README.md\` is the front door (what Uplink is,
+starting it, signing in); beside it, in \`docs/\`:
+
+- \`docs/walkthrough.md\`: every request from nothing to a first processed uplink (tenant, device type, fields, device,
+  a codec block, the flow graph, release and activation, an ingestion credential, an uplink, the current values).
+- \`docs/configuration.md\`: every environment variable, an external PostgreSQL, the npm commands.
+- \`docs/operations.md\`: Docker Compose, cookies on plain HTTP, proxies, Kubernetes, probes, scaling.
+- \`docs/ingestion.md\`: ingestion credentials, ChirpStack, The Things Stack, MQTT, processing, retention.
+- \`docs/flows.md\`: custom blocks, the script sandbox, payload codecs, the flow engine, executions and replays.
+- \`docs/background-jobs.md\`, \`docs/benchmarks.md\`, \`docs/postman.md\`, \`docs/architecture.md\`.
 `.trim();

@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port';
 
 /*
  * The built service (`dist/main.js`, what `npm start` runs) as a child process, for tests that need the real
@@ -57,4 +58,36 @@ export async function waitForReady(port: number, output: () => string = () => ''
     await new Promise((done) => setTimeout(done, 200));
   }
   throw new Error(`service on port ${port} not ready within ${timeoutMs} ms:\n${output().slice(-4000)}`);
+}
+
+export interface Replica {
+  url: string;
+  service: RunningService;
+}
+
+/**
+ * The built service as one of several replicas on one database, on a free port, once ready: the same keys on every
+ * replica (tokens and cursors work on all of them), `admin` bootstrapped without a pending password change, and
+ * throttles high enough for test traffic. `env` adds to or overrides that.
+ */
+export async function startReplica(databaseUrl: string, admin: { username: string; password: string }, env: Record<string, string> = {}): Promise<Replica> {
+  const port = await freePort();
+  const service = startService({
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'replica-test-jwt-secret-0123456789abcdef01',
+    CURSOR_SECRET: 'replica-test-cursor-secret-0123456789abcd',
+    BCRYPT_COST: '4',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    LOGIN_IP_ATTEMPTS_PER_MINUTE: '10000',
+    PLATFORM_ADMIN_USERNAME: admin.username,
+    PLATFORM_ADMIN_EMAIL: `${admin.username}@example.com`,
+    PLATFORM_ADMIN_PASSWORD: admin.password,
+    PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
+    ...env,
+  });
+  await waitForReady(port, service.output, 90_000);
+  return { url: `http://127.0.0.1:${port}`, service };
 }

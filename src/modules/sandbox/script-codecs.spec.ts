@@ -236,7 +236,7 @@ describe('codec outcomes', () => {
 });
 
 describe('the sandbox gate for codecs', () => {
-  it('releases the README\'s migration example on its sample and decodes what the README says', async () => {
+  it('releases the migration example of docs/flows.md on its sample and decodes what the page says', async () => {
     const source = codec('readme-lht65-style.js');
     const report = await sandbox.gate(TENANT, source, { payload: 'y6QJbQI2AX//f/8=', input: { connectionData: { fPort: 2 } } });
     expect(report).toMatchObject({ passed: true, scriptContract: 'decodeUplink', sample: { result: { payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } }, logs: [] } });
