@@ -2,9 +2,12 @@ import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../shared/auth/public.decorator';
+import { OperationId } from '../shared/http/operation-id';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { DatabaseHealthIndicator } from './database.health';
 import { ReportedChecks } from './reported-checks';
+import { ApiDocs } from '../shared/http/route-docs';
+import { HEALTH_DOCS } from './health.docs';
 
 type CheckResult = { status: 'up' | 'down' } & Record<string, unknown>;
 
@@ -16,6 +19,7 @@ export interface ReadinessBody {
 /** Probes sit outside `/v1` and are public: kubelets cannot present user tokens. */
 @ApiTags('probes')
 @Public()
+@ApiDocs(HEALTH_DOCS)
 @Controller()
 export class HealthController {
   constructor(
@@ -26,6 +30,7 @@ export class HealthController {
 
   /** Liveness touches no dependency: a database outage must not restart pods. */
   @Get('healthz')
+  @OperationId('health_liveness')
   @HttpCode(200)
   @ApiOkResponse({ description: 'The process is alive.' })
   healthz(): { status: 'ok' } {
@@ -33,6 +38,7 @@ export class HealthController {
   }
 
   @Get('readyz')
+  @OperationId('health_readiness')
   @ApiOkResponse({ description: 'Ready to serve traffic.' })
   @ApiServiceUnavailableResponse({ description: 'Not ready; `checks` says why.' })
   async readyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessBody> {

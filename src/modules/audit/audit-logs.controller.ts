@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -10,15 +10,18 @@ import { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
 import { ListAuditLogsParams } from './list-audit-logs/list-audit-logs.request.dto';
 import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs/list-tenant-audit-logs.query';
 import { ListTenantAuditLogsParams } from './list-tenant-audit-logs/list-tenant-audit-logs.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { AUDIT_LOGS_DOCS } from './audit-logs.docs';
 
 @ApiTags('audit')
 @ApiBearerAuth()
+@ApiDocs(AUDIT_LOGS_DOCS)
 @Controller('v1')
 export class AuditLogsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get('tenants/:tenantNumber/audit-logs')
-  @OperationId('ListTenantAuditLogsController_list')
+  @OperationId('tenantAuditLogs_list')
   @RequirePermission('audit:read')
   @ApiOkResponse({
     type: AuditEventPage,
@@ -34,7 +37,7 @@ export class AuditLogsController {
   }
 
   @Get('audit-logs')
-  @OperationId('ListAuditLogsController_list')
+  @OperationId('auditLogs_list')
   @ApiOkResponse({ type: GlobalAuditEventPage, description: 'All tenants and platform events, newest first; `tenantId` narrows to one tenant.' })
   @PlatformAdminOnly()
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListAuditLogsParams): Promise<GlobalAuditEventPage> {

@@ -12,7 +12,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { NewestFirstPageResponse } from '../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -25,6 +25,8 @@ import {
 } from './flow-block-versions/flow-block-version.commands';
 import { GetFlowBlockVersionQuery, ListFlowBlockVersionsQuery } from './flow-block-versions/flow-block-version.queries';
 import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './flow-block-versions/flow-block-version.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_BLOCK_VERSIONS_DOCS } from './flow-block-versions.docs';
 
 export class FlowBlockVersionPage extends NewestFirstPageResponse(FlowBlockVersionSummary) {}
 
@@ -42,6 +44,7 @@ const WRITE_403 = '`missing_permission` (tenant block); `platform_admin_required
 /** The immutable versions of a custom block and their gates. */
 @ApiTags('flow-blocks')
 @ApiBearerAuth()
+@ApiDocs(FLOW_BLOCK_VERSIONS_DOCS)
 @Controller('v1/flow-blocks/:flowBlockId/versions')
 export class FlowBlockVersionsController {
   constructor(
@@ -50,7 +53,7 @@ export class FlowBlockVersionsController {
   ) {}
 
   @Get()
-  @OperationId('ListFlowBlockVersionsController_list')
+  @OperationId('flowBlockVersions_list')
   @RequirePermission('blocks:read')
   @ApiOkResponse({ type: FlowBlockVersionPage, description: 'Newest first by versionNumber; no `sourceCode`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -60,7 +63,7 @@ export class FlowBlockVersionsController {
   }
 
   @Post()
-  @OperationId('CreateFlowBlockVersionController_create')
+  @OperationId('flowBlockVersions_create')
   @RequirePermission('blocks:write')
   @ApiCreatedResponse({ type: FlowBlockVersionResponse, description: 'A `draft`; `Location: /v1/flow-blocks/{flowBlockId}/versions/{flowBlockVersionId}`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -77,7 +80,7 @@ export class FlowBlockVersionsController {
   }
 
   @Get(':flowBlockVersionId')
-  @OperationId('GetFlowBlockVersionController_get')
+  @OperationId('flowBlockVersions_get')
   @RequirePermission('blocks:read')
   @ApiOkResponse({ type: FlowBlockVersionResponse, description: 'With `sourceCode`, `artifact` and `gateReport`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -91,7 +94,7 @@ export class FlowBlockVersionsController {
   }
 
   @Post(':flowBlockVersionId/compile')
-  @OperationId('CompileFlowBlockVersionController_compile')
+  @OperationId('flowBlockVersions_compile')
   @HttpCode(200)
   @RequirePermission('blocks:write')
   @ApiOkResponse({ type: FlowBlockCompileResult, description: 'The compile gate only; nothing changes, whatever the outcome.' })
@@ -106,7 +109,7 @@ export class FlowBlockVersionsController {
   }
 
   @Post(':flowBlockVersionId/release')
-  @OperationId('ReleaseFlowBlockVersionController_release')
+  @OperationId('flowBlockVersions_release')
   @HttpCode(200)
   @RequirePermission('blocks:release')
   @ApiOkResponse({ type: FlowBlockVersionResponse, description: '`released`, with `artifact` and `gateReport`.' })
@@ -123,7 +126,7 @@ export class FlowBlockVersionsController {
   }
 
   @Post(':flowBlockVersionId/deprecate')
-  @OperationId('DeprecateFlowBlockVersionController_deprecate')
+  @OperationId('flowBlockVersions_deprecate')
   @HttpCode(200)
   @RequirePermission('blocks:release')
   @ApiOkResponse({ type: FlowBlockVersionResponse, description: '`deprecated`: unusable for new flow releases; released flows keep running it.' })

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { PageResponse } from '../../shared/pagination/page';
@@ -13,6 +13,8 @@ import { FlowBlockResponse } from './domain/flow-block.response.dto';
 import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand, UpdateFlowBlockCommand } from './flow-blocks/flow-block.commands';
 import { GetFlowBlockQuery, ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './flow-blocks/flow-block.queries';
 import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './flow-blocks/flow-block.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_BLOCKS_DOCS } from './flow-blocks.docs';
 
 export class FlowBlockPage extends PageResponse(FlowBlockResponse) {}
 
@@ -21,6 +23,7 @@ const BLOCK_404 = 'Missing, or a block of a tenant the caller holds no effective
 /** Custom blocks: global ones (platform administrators write, every signed-in user reads) and tenant ones. */
 @ApiTags('flow-blocks')
 @ApiBearerAuth()
+@ApiDocs(FLOW_BLOCKS_DOCS)
 @Controller('v1')
 export class FlowBlocksController {
   constructor(
@@ -29,14 +32,14 @@ export class FlowBlocksController {
   ) {}
 
   @Get('flow-blocks')
-  @OperationId('ListGlobalFlowBlocksController_list')
+  @OperationId('flowBlocks_list')
   @ApiOkResponse({ type: FlowBlockPage, description: 'The global blocks, ascending by (createdAt, flowBlockId); no sources or artifacts.' })
   listGlobal(@CurrentPrincipal() principal: Principal, @Query() params: ListFlowBlocksParams): Promise<FlowBlockPage> {
     return this.queryBus.execute(new ListGlobalFlowBlocksQuery(principal, params));
   }
 
   @Post('flow-blocks')
-  @OperationId('CreateGlobalFlowBlockController_create')
+  @OperationId('flowBlocks_create')
   @PlatformAdminOnly()
   @ApiCreatedResponse({ type: FlowBlockResponse, description: 'A `global` block; `Location: /v1/flow-blocks/{flowBlockId}`.' })
   @ApiConflictResponse({ description: '`duplicate_key` among the global blocks.' })
@@ -51,7 +54,7 @@ export class FlowBlocksController {
   }
 
   @Get('tenants/:tenantNumber/flow-blocks')
-  @OperationId('ListTenantFlowBlocksController_list')
+  @OperationId('tenantFlowBlocks_list')
   @RequirePermission('blocks:read')
   @ApiOkResponse({ type: FlowBlockPage, description: "The tenant's own blocks, ascending by (createdAt, flowBlockId); no sources or artifacts." })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -61,7 +64,7 @@ export class FlowBlocksController {
   }
 
   @Post('tenants/:tenantNumber/flow-blocks')
-  @OperationId('CreateTenantFlowBlockController_create')
+  @OperationId('tenantFlowBlocks_create')
   @RequirePermission('blocks:write')
   @ApiCreatedResponse({ type: FlowBlockResponse, description: 'A `tenant` block; `Location: /v1/flow-blocks/{flowBlockId}`.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -79,7 +82,7 @@ export class FlowBlocksController {
   }
 
   @Get('tenants/:tenantNumber/flow-block-catalog')
-  @OperationId('GetFlowBlockCatalogController_get')
+  @OperationId('flowBlockCatalog_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowBlockCatalog, description: 'Unpaged: the built-in blocks, then global and tenant blocks with their released versions.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -89,7 +92,7 @@ export class FlowBlocksController {
   }
 
   @Get('flow-blocks/:flowBlockId')
-  @OperationId('GetFlowBlockController_get')
+  @OperationId('flowBlocks_get')
   @RequirePermission('blocks:read')
   @ApiOkResponse({ type: FlowBlockResponse })
   @ApiNotFoundResponse({ description: BLOCK_404 })
@@ -99,7 +102,7 @@ export class FlowBlocksController {
   }
 
   @Patch('flow-blocks/:flowBlockId')
-  @OperationId('UpdateFlowBlockController_update')
+  @OperationId('flowBlocks_update')
   @RequirePermission('blocks:write')
   @ApiOkResponse({ type: FlowBlockResponse, description: '`name` and `description`; `key` and `scope` are immutable (`unknown_property`).' })
   @ApiNotFoundResponse({ description: BLOCK_404 })

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -23,9 +23,12 @@ import { GetDeviceFieldQuery } from './get-device-field/get-device-field.query';
 import { ListDeviceFieldsQuery } from './list-device-fields/list-device-fields.query';
 import { UpdateDeviceFieldCommand } from './update-device-field/update-device-field.command';
 import { UpdateDeviceFieldRequest } from './update-device-field/update-device-field.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICE_FIELDS_DOCS } from './device-fields.docs';
 
 @ApiTags('device-types')
 @ApiBearerAuth()
+@ApiDocs(DEVICE_FIELDS_DOCS)
 @Controller('v1/device-types')
 export class DeviceFieldsController {
   constructor(
@@ -34,7 +37,7 @@ export class DeviceFieldsController {
   ) {}
 
   @Get(':deviceTypeId/fields')
-  @OperationId('ListDeviceFieldsController_list')
+  @OperationId('deviceFields_list')
   @RequirePermission('device-types:read')
   @ApiOkResponse({ type: [DeviceFieldResponse], description: 'A JSON array (not a page): active and deprecated fields, `createdAt` ascending.' })
   @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).' })
@@ -43,7 +46,7 @@ export class DeviceFieldsController {
   }
 
   @Post(':deviceTypeId/fields')
-  @OperationId('CreateDeviceFieldController_create')
+  @OperationId('deviceFields_create')
   @RequirePermission('device-types:write')
   @ApiCreatedResponse({
     type: DeviceFieldResponse,
@@ -65,7 +68,7 @@ export class DeviceFieldsController {
   }
 
   @Get(':deviceTypeId/fields/:key')
-  @OperationId('GetDeviceFieldController_get')
+  @OperationId('deviceFields_get')
   @RequirePermission('device-types:read')
   @ApiOkResponse({ type: DeviceFieldResponse, description: 'Active or deprecated; with `ETag: "<lockVersion>"`.' })
   @ApiNotFoundResponse({ description: '`device_type` (missing or invisible type) or `device_field` (no field with this key).' })
@@ -81,7 +84,7 @@ export class DeviceFieldsController {
   }
 
   @Patch(':deviceTypeId/fields/:key')
-  @OperationId('UpdateDeviceFieldController_update')
+  @OperationId('deviceFields_update')
   @RequirePermission('device-types:write')
   @ApiOkResponse({ type: DeviceFieldResponse, description: 'lockVersion + 1, new `ETag`.' })
   @ApiNotFoundResponse({ description: '`device_type` (missing or invisible type) or `device_field` (no field with this key).' })
@@ -101,7 +104,7 @@ export class DeviceFieldsController {
   }
 
   @Post(':deviceTypeId/fields/:key/deprecate')
-  @OperationId('DeprecateDeviceFieldController_deprecate')
+  @OperationId('deviceFields_deprecate')
   @HttpCode(200)
   @RequirePermission('device-types:write')
   @ApiOkResponse({

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -26,9 +26,12 @@ import { ListDeviceTypesQuery } from './list-device-types/list-device-types.quer
 import { ListDeviceTypesParams } from './list-device-types/list-device-types.request.dto';
 import { UpdateDeviceTypeCommand } from './update-device-type/update-device-type.command';
 import { UpdateDeviceTypeRequest } from './update-device-type/update-device-type.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICE_TYPES_DOCS } from './device-types.docs';
 
 @ApiTags('device-types')
 @ApiBearerAuth()
+@ApiDocs(DEVICE_TYPES_DOCS)
 @Controller('v1')
 export class DeviceTypesController {
   constructor(
@@ -37,7 +40,7 @@ export class DeviceTypesController {
   ) {}
 
   @Get('tenants/:tenantNumber/device-types')
-  @OperationId('ListDeviceTypesController_list')
+  @OperationId('deviceTypes_list')
   @RequirePermission('device-types:read')
   @ApiOkResponse({ type: DeviceTypePage, description: 'Ascending by (createdAt, deviceTypeId); any grant in the tenant may read.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -50,7 +53,7 @@ export class DeviceTypesController {
   }
 
   @Post('tenants/:tenantNumber/device-types')
-  @OperationId('CreateDeviceTypeController_create')
+  @OperationId('deviceTypes_create')
   @RequirePermission('device-types:write')
   @ApiCreatedResponse({ type: DeviceTypeResponse, description: '`Location: /v1/device-types/{deviceTypeId}`, `ETag: "1"`.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -69,7 +72,7 @@ export class DeviceTypesController {
   }
 
   @Get('device-types/:deviceTypeId')
-  @OperationId('GetDeviceTypeController_get')
+  @OperationId('deviceTypes_get')
   @RequirePermission('device-types:read')
   @ApiOkResponse({ type: DeviceTypeResponse, description: 'With `ETag: "<lockVersion>"`.' })
   @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `device_type`).' })
@@ -84,7 +87,7 @@ export class DeviceTypesController {
   }
 
   @Patch('device-types/:deviceTypeId')
-  @OperationId('UpdateDeviceTypeController_update')
+  @OperationId('deviceTypes_update')
   @RequirePermission('device-types:write')
   @ApiOkResponse({ type: DeviceTypeResponse, description: 'lockVersion + 1, new `ETag`. `key` is immutable (`unknown_property`).' })
   @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).' })
@@ -103,7 +106,7 @@ export class DeviceTypesController {
   }
 
   @Post('device-types/:deviceTypeId/disable')
-  @OperationId('ChangeDeviceTypeStatusController_disable')
+  @OperationId('deviceTypes_disable')
   @HttpCode(200)
   @RequirePermission('device-types:write')
   @ApiOkResponse({ type: DeviceTypeResponse, description: 'No new devices of this type; its uplinks are stored, not processed. New `ETag`.' })
@@ -120,7 +123,7 @@ export class DeviceTypesController {
   }
 
   @Post('device-types/:deviceTypeId/reactivate')
-  @OperationId('ChangeDeviceTypeStatusController_reactivate')
+  @OperationId('deviceTypes_reactivate')
   @HttpCode(200)
   @RequirePermission('device-types:write')
   @ApiOkResponse({ type: DeviceTypeResponse, description: 'Active again. New `ETag`.' })

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { AscendingPageParams } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -14,9 +14,12 @@ import { EndDeviceAssignmentRequest } from './end-device-assignment/end-device-a
 import { GetDeviceAssignmentQuery } from './get-device-assignment/get-device-assignment.query';
 import { DeviceAssignmentPage } from './list-device-assignments/device-assignment-page.response.dto';
 import { ListDeviceAssignmentsQuery } from './list-device-assignments/list-device-assignments.query';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICE_ASSIGNMENTS_DOCS } from './device-assignments.docs';
 
 @ApiTags('devices')
 @ApiBearerAuth()
+@ApiDocs(DEVICE_ASSIGNMENTS_DOCS)
 @Controller('v1/devices')
 export class DeviceAssignmentsController {
   constructor(
@@ -25,7 +28,7 @@ export class DeviceAssignmentsController {
   ) {}
 
   @Get(':deviceId/assignments')
-  @OperationId('ListDeviceAssignmentsController_list')
+  @OperationId('deviceAssignments_list')
   @RequirePermission('devices:read')
   @ApiOkResponse({
     type: DeviceAssignmentPage,
@@ -37,7 +40,7 @@ export class DeviceAssignmentsController {
   }
 
   @Post(':deviceId/assignments')
-  @OperationId('AssignDeviceController_assign')
+  @OperationId('deviceAssignments_create')
   @RequirePermission('devices:assign')
   @ApiCreatedResponse({
     type: DeviceAssignmentResponse,
@@ -60,7 +63,7 @@ export class DeviceAssignmentsController {
   }
 
   @Get(':deviceId/assignments/:deviceAssignmentId')
-  @OperationId('GetDeviceAssignmentController_get')
+  @OperationId('deviceAssignments_get')
   @RequirePermission('devices:read')
   @ApiOkResponse({ type: DeviceAssignmentResponse })
   @ApiNotFoundResponse({ description: 'Device or period missing, in another tenant, or outside the caller’s scope.' })
@@ -73,7 +76,7 @@ export class DeviceAssignmentsController {
   }
 
   @Post(':deviceId/assignments/:deviceAssignmentId/end')
-  @OperationId('EndDeviceAssignmentController_end')
+  @OperationId('deviceAssignments_end')
   @HttpCode(200)
   @RequirePermission('devices:assign')
   @ApiOkResponse({

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -16,12 +16,15 @@ import { ListDevicesQuery } from './list-devices/list-devices.query';
 import { ListDevicesParams } from './list-devices/list-devices.request.dto';
 import { UpdateDeviceCommand } from './update-device/update-device.command';
 import { UpdateDeviceRequest } from './update-device/update-device.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICES_DOCS } from './devices.docs';
 
 const NOT_FOUND = 'Missing, in another tenant, or outside the caller’s scope.';
 const INVALID_STATE = '`invalid_state` (+`currentStatus`): not an allowed move from the current status (`active` ⇄ `disabled`, either → `retired`).';
 
 @ApiTags('devices')
 @ApiBearerAuth()
+@ApiDocs(DEVICES_DOCS)
 @Controller('v1')
 export class DevicesController {
   constructor(
@@ -30,7 +33,7 @@ export class DevicesController {
   ) {}
 
   @Get('tenants/:tenantNumber/devices')
-  @OperationId('ListDevicesController_list')
+  @OperationId('devices_list')
   @RequirePermission('devices:read')
   @ApiOkResponse({
     type: DevicePage,
@@ -44,7 +47,7 @@ export class DevicesController {
   }
 
   @Post('tenants/:tenantNumber/devices')
-  @OperationId('CreateDeviceController_create')
+  @OperationId('devices_create')
   @RequirePermission('devices:write')
   @ApiCreatedResponse({
     type: DeviceResponse,
@@ -68,7 +71,7 @@ export class DevicesController {
   }
 
   @Get('devices/:deviceId')
-  @OperationId('GetDeviceController_get')
+  @OperationId('devices_get')
   @RequirePermission('devices:read')
   @ApiOkResponse({ type: DeviceResponse })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope (its current unit is not accessible).' })
@@ -77,7 +80,7 @@ export class DevicesController {
   }
 
   @Patch('devices/:deviceId')
-  @OperationId('UpdateDeviceController_update')
+  @OperationId('devices_update')
   @RequirePermission('devices:write')
   @ApiOkResponse({ type: DeviceResponse, description: '`devEui` and `deviceTypeId` are immutable (`unknown_property`).' })
   @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): the device is retired.' })
@@ -87,7 +90,7 @@ export class DevicesController {
   }
 
   @Post('devices/:deviceId/disable')
-  @OperationId('ChangeDeviceStatusController_disable')
+  @OperationId('devices_disable')
   @HttpCode(200)
   @RequirePermission('devices:write')
   @ApiOkResponse({ type: DeviceResponse, description: '`active` → `disabled`: uplinks of a disabled device are not processed.' })
@@ -98,7 +101,7 @@ export class DevicesController {
   }
 
   @Post('devices/:deviceId/reactivate')
-  @OperationId('ChangeDeviceStatusController_reactivate')
+  @OperationId('devices_reactivate')
   @HttpCode(200)
   @RequirePermission('devices:write')
   @ApiOkResponse({ type: DeviceResponse, description: '`disabled` → `active`.' })
@@ -109,7 +112,7 @@ export class DevicesController {
   }
 
   @Post('devices/:deviceId/retire')
-  @OperationId('ChangeDeviceStatusController_retire')
+  @OperationId('devices_retire')
   @HttpCode(200)
   @RequirePermission('devices:write')
   @ApiOkResponse({

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { EchoQuery } from './echo/echo.query';
 import { EchoRequest } from './echo/echo.request.dto';
@@ -10,23 +10,26 @@ import { GetReadinessQuery } from './get-readiness/get-readiness.query';
 import { ReadinessResponse } from './get-readiness/readiness.response.dto';
 import { GetVersionQuery } from './get-version/get-version.query';
 import { VersionResponse } from './get-version/version.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DIAGNOSTICS_DOCS } from './diagnostics.docs';
 
 /** Version and echo: any authenticated caller; readiness detail: platform admins only. */
 @ApiTags('diagnostics')
 @ApiBearerAuth()
+@ApiDocs(DIAGNOSTICS_DOCS)
 @Controller('v1/diagnostics')
 export class DiagnosticsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get('version')
-  @OperationId('GetVersionController_version')
+  @OperationId('diagnostics_version')
   @ApiOkResponse({ type: VersionResponse })
   version(): Promise<VersionResponse> {
     return this.queryBus.execute(new GetVersionQuery());
   }
 
   @Post('echo')
-  @OperationId('EchoController_echo')
+  @OperationId('diagnostics_echo')
   @HttpCode(200)
   @ApiOkResponse({ type: EchoResponse })
   echo(@CurrentPrincipal() principal: Principal, @Body() body: EchoRequest): Promise<EchoResponse> {
@@ -35,7 +38,7 @@ export class DiagnosticsController {
 
   /** The state of every dependency, always 200 (the public probe is `/readyz`). */
   @Get('readiness')
-  @OperationId('GetReadinessController_readiness')
+  @OperationId('diagnostics_readiness')
   @PlatformAdminOnly()
   @ApiOkResponse({ type: ReadinessResponse })
   @ApiForbiddenResponse({ description: '`platform_admin_required`' })

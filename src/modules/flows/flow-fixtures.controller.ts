@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { AscendingPageParams } from '../../shared/pagination/page';
@@ -24,12 +24,15 @@ import { GetFixtureQuery } from './get-fixture/get-fixture.query';
 import { FixturePage } from './list-fixtures/fixture-page.response.dto';
 import { ListFixturesQuery } from './list-fixtures/list-fixtures.query';
 import { ReplaceFixtureCommand } from './replace-fixture/replace-fixture.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_FIXTURES_DOCS } from './flow-fixtures.docs';
 
 const NOT_FOUND = 'The flow or the fixture is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_fixture`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_FIXTURES_DOCS)
 @Controller('v1/flows/:flowId/fixtures')
 export class FlowFixturesController {
   constructor(
@@ -38,7 +41,7 @@ export class FlowFixturesController {
   ) {}
 
   @Get()
-  @OperationId('ListFixturesController_list')
+  @OperationId('flowFixtures_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FixturePage, description: 'Ascending by (createdAt, fixtureId), with `totalCount`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -47,7 +50,7 @@ export class FlowFixturesController {
   }
 
   @Post()
-  @OperationId('CreateFixtureController_create')
+  @OperationId('flowFixtures_create')
   @RequirePermission('flows:write')
   @ApiCreatedResponse({ type: FixtureResponse, description: '`Location: /v1/flows/{flowId}/fixtures/{fixtureId}`, `ETag: "1"`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -66,7 +69,7 @@ export class FlowFixturesController {
   }
 
   @Get(':fixtureId')
-  @OperationId('GetFixtureController_get')
+  @OperationId('flowFixtures_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FixtureResponse, description: 'With `ETag`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -82,7 +85,7 @@ export class FlowFixturesController {
   }
 
   @Put(':fixtureId')
-  @OperationId('ReplaceFixtureController_replace')
+  @OperationId('flowFixtures_replace')
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: FixtureResponse, description: 'Fixture updated: the whole fixture replaced, new `ETag`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -102,7 +105,7 @@ export class FlowFixturesController {
   }
 
   @Delete(':fixtureId')
-  @OperationId('DeleteFixtureController_delete')
+  @OperationId('flowFixtures_delete')
   @HttpCode(204)
   @RequirePermission('flows:write')
   @ApiNoContentResponse({ description: 'Deleted.' })

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { DeleteParameterOverrideCommand } from './delete-parameter-override/delete-parameter-override.command';
@@ -15,6 +15,8 @@ import { ListParameterOverridesParams } from './list-parameter-overrides/list-pa
 import { ParameterOverridePage } from './list-parameter-overrides/parameter-override-page.response.dto';
 import { SetParameterOverrideCommand } from './set-parameter-override/set-parameter-override.command';
 import { SetParameterOverrideRequest } from './set-parameter-override/set-parameter-override.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_PARAMETERS_DOCS } from './flow-parameters.docs';
 
 const NOT_FOUND = 'The flow (or the device, or the override on delete) is missing, or in a tenant the caller has no effective grant in.';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
@@ -23,6 +25,7 @@ const DEVICE_TYPE: OverrideTarget = { level: 'device_type', deviceId: null };
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_PARAMETERS_DOCS)
 @Controller('v1/flows/:flowId')
 export class FlowParametersController {
   constructor(
@@ -31,7 +34,7 @@ export class FlowParametersController {
   ) {}
 
   @Get('parameter-overrides')
-  @OperationId('ListParameterOverridesController_list')
+  @OperationId('parameterOverrides_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ParameterOverridePage, description: 'Tenant-level overrides included; ascending with `totalCount`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -40,7 +43,7 @@ export class FlowParametersController {
   }
 
   @Put('parameter-overrides/tenant/:key')
-  @OperationId('SetTenantParameterOverrideController_set')
+  @OperationId('parameterOverrides_setTenant')
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: ParameterOverrideResponse })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -55,7 +58,7 @@ export class FlowParametersController {
   }
 
   @Put('parameter-overrides/device-type/:key')
-  @OperationId('SetDeviceTypeParameterOverrideController_set')
+  @OperationId('parameterOverrides_setDeviceType')
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: ParameterOverrideResponse })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -70,7 +73,7 @@ export class FlowParametersController {
   }
 
   @Put('parameter-overrides/devices/:deviceId/:key')
-  @OperationId('SetDeviceParameterOverrideController_set')
+  @OperationId('parameterOverrides_setDevice')
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: ParameterOverrideResponse })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -86,7 +89,7 @@ export class FlowParametersController {
   }
 
   @Delete('parameter-overrides/tenant/:key')
-  @OperationId('DeleteTenantParameterOverrideController_delete')
+  @OperationId('parameterOverrides_deleteTenant')
   @HttpCode(204)
   @RequirePermission('flows:write')
   @ApiNoContentResponse({ description: 'Deleted.' })
@@ -97,7 +100,7 @@ export class FlowParametersController {
   }
 
   @Delete('parameter-overrides/device-type/:key')
-  @OperationId('DeleteDeviceTypeParameterOverrideController_delete')
+  @OperationId('parameterOverrides_deleteDeviceType')
   @HttpCode(204)
   @RequirePermission('flows:write')
   @ApiNoContentResponse({ description: 'Deleted.' })
@@ -108,7 +111,7 @@ export class FlowParametersController {
   }
 
   @Delete('parameter-overrides/devices/:deviceId/:key')
-  @OperationId('DeleteDeviceParameterOverrideController_delete')
+  @OperationId('parameterOverrides_deleteDevice')
   @HttpCode(204)
   @RequirePermission('flows:write')
   @ApiNoContentResponse({ description: 'Deleted.' })
@@ -124,7 +127,7 @@ export class FlowParametersController {
   }
 
   @Get('resolved-parameters')
-  @OperationId('GetResolvedParametersController_get')
+  @OperationId('resolvedParameters_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ResolvedParametersResponse })
   @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `flow`).' })

@@ -10,7 +10,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { ExecutionResultResponse } from './domain/execution-result.response.dto';
@@ -19,6 +19,8 @@ import { PreviewFlowRequest } from './preview-flow/preview-flow.request.dto';
 import { FixtureRunResponse } from './run-fixtures/fixture-run.response.dto';
 import { RunFixturesQuery } from './run-fixtures/run-fixtures.query';
 import { RunFixturesRequest } from './run-fixtures/run-fixtures.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_RUNS_DOCS } from './flow-runs.docs';
 
 const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
@@ -28,12 +30,13 @@ const SANDBOX = 'DEPENDENCY_FAILURE (`dependency` `sandbox`): the script sandbox
 /** Runs of a flow version that store and send nothing: fixture runs and previews. */
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_RUNS_DOCS)
 @Controller('v1/flows/:flowId')
 export class FlowRunsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Post('fixture-runs')
-  @OperationId('RunFixturesController_run')
+  @OperationId('flowFixtures_run')
   @HttpCode(200)
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: FixtureRunResponse, description: 'Not stored.' })
@@ -47,7 +50,7 @@ export class FlowRunsController {
   }
 
   @Post('preview')
-  @OperationId('PreviewFlowController_preview')
+  @OperationId('flows_preview')
   @HttpCode(200)
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: ExecutionResultResponse, description: 'The execution result with its trace; nothing stored or sent.' })

@@ -12,7 +12,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateFlowVersionCommand } from './create-flow-version/create-flow-version.command';
@@ -26,12 +26,15 @@ import { ListFlowVersionsQuery } from './list-flow-versions/list-flow-versions.q
 import { ListFlowVersionsParams } from './list-flow-versions/list-flow-versions.request.dto';
 import { ReleaseFlowVersionCommand } from './release-flow-version/release-flow-version.command';
 import { ValidateFlowVersionQuery } from './validate-flow-version/validate-flow-version.query';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_VERSIONS_DOCS } from './flow-versions.docs';
 
 const NOT_FOUND = 'The flow or the version is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_version`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_VERSIONS_DOCS)
 @Controller('v1/flows/:flowId/versions')
 export class FlowVersionsController {
   constructor(
@@ -40,7 +43,7 @@ export class FlowVersionsController {
   ) {}
 
   @Get()
-  @OperationId('ListFlowVersionsController_list')
+  @OperationId('flowVersions_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowVersionPage, description: 'Newest first by versionNumber; no total.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -49,7 +52,7 @@ export class FlowVersionsController {
   }
 
   @Post()
-  @OperationId('CreateFlowVersionController_create')
+  @OperationId('flowVersions_create')
   @RequirePermission('flows:write')
   @ApiCreatedResponse({ type: FlowVersionResponse, description: 'A `draft` numbered max + 1; `Location: /v1/flows/{flowId}/versions/{flowVersionId}`.' })
   @ApiBadRequestResponse({ description: 'Save rules, paths under `body.graph` / `body.parameters` (e.g. `body.graph.nodes[3].nodeId` `unique`, `body.graph.nodes` `system_node_count`, `body.graph.deviceTypeId` `mismatch`).' })
@@ -67,7 +70,7 @@ export class FlowVersionsController {
   }
 
   @Get(':flowVersionId')
-  @OperationId('GetFlowVersionController_get')
+  @OperationId('flowVersions_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowVersionResponse })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -76,7 +79,7 @@ export class FlowVersionsController {
   }
 
   @Post(':flowVersionId/validate')
-  @OperationId('ValidateFlowVersionController_validate')
+  @OperationId('flowVersions_validate')
   @HttpCode(200)
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ValidationReportResponse, description: 'Any status; against the current fields and blocks. Stores nothing.' })
@@ -90,7 +93,7 @@ export class FlowVersionsController {
   }
 
   @Post(':flowVersionId/release')
-  @OperationId('ReleaseFlowVersionController_release')
+  @OperationId('flowVersions_release')
   @HttpCode(200)
   @RequirePermission('flows:release')
   @ApiOkResponse({ type: FlowVersionResponse, description: '`released` with `checksum` and `releasedAt`; not activated.' })
@@ -107,7 +110,7 @@ export class FlowVersionsController {
   }
 
   @Post(':flowVersionId/deprecate')
-  @OperationId('DeprecateFlowVersionController_deprecate')
+  @OperationId('flowVersions_deprecate')
   @HttpCode(200)
   @RequirePermission('flows:release')
   @ApiOkResponse({ type: FlowVersionResponse, description: '`deprecated`; an active version stays active but cannot be activated again.' })

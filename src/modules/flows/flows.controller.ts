@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -20,12 +20,15 @@ import { ListFlowsQuery } from './list-flows/list-flows.query';
 import { ListFlowsParams } from './list-flows/list-flows.request.dto';
 import { UpdateFlowCommand } from './update-flow/update-flow.command';
 import { UpdateFlowRequest } from './update-flow/update-flow.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOWS_DOCS } from './flows.docs';
 
 const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOWS_DOCS)
 @Controller('v1')
 export class FlowsController {
   constructor(
@@ -34,7 +37,7 @@ export class FlowsController {
   ) {}
 
   @Post('device-types/:deviceTypeId/flow')
-  @OperationId('CreateFlowController_create')
+  @OperationId('flows_create')
   @RequirePermission('flows:write')
   @ApiCreatedResponse({ type: FlowResponse, description: '`Location: /v1/flows/{flowId}`, `ETag: "1"`; the first draft (version 1) holds the two output nodes.' })
   @ApiNotFoundResponse({ description: 'No such device type visible to the caller (`resourceType` `device_type`).' })
@@ -52,7 +55,7 @@ export class FlowsController {
   }
 
   @Get('device-types/:deviceTypeId/flow')
-  @OperationId('GetDeviceTypeFlowController_get')
+  @OperationId('flows_getByDeviceType')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowResponse, description: 'With `ETag`.' })
   @ApiNotFoundResponse({ description: 'No such device type visible to the caller (`device_type`), or the type has no flow yet (`flow`).' })
@@ -65,7 +68,7 @@ export class FlowsController {
   }
 
   @Get('tenants/:tenantNumber/flows')
-  @OperationId('ListFlowsController_list')
+  @OperationId('flows_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowPage, description: 'Ascending by (createdAt, flowId), with `totalCount`.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -74,7 +77,7 @@ export class FlowsController {
   }
 
   @Get('flows/:flowId')
-  @OperationId('GetFlowController_get')
+  @OperationId('flows_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: FlowResponse, description: 'With `ETag` (the flow\'s lockVersion).' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -83,7 +86,7 @@ export class FlowsController {
   }
 
   @Patch('flows/:flowId')
-  @OperationId('UpdateFlowController_update')
+  @OperationId('flows_update')
   @RequirePermission('flows:write')
   @ApiOkResponse({ type: FlowResponse, description: 'New `ETag`.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -100,7 +103,7 @@ export class FlowsController {
   }
 
   @Post('flows/:flowId/activate')
-  @OperationId('ActivateFlowController_activate')
+  @OperationId('flows_activate')
   @HttpCode(200)
   @RequirePermission('flows:release')
   @ApiOkResponse({ type: FlowResponse, description: 'The flow with its new active version and a new `ETag`.' })

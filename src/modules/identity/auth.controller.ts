@@ -12,7 +12,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { AllowDuringPasswordChange, CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { Public } from '../../shared/auth/public.decorator';
 import { AuthenticationFailedError, DomainError } from '../../shared/errors/domain-error';
@@ -28,8 +28,11 @@ import { LoginRequest } from './login/login.request.dto';
 import { LogoutAllCommand } from './logout-all/logout-all.command';
 import { LogoutCommand } from './logout/logout.command';
 import { RefreshCommand } from './refresh/refresh.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { AUTH_DOCS } from './auth.docs';
 
 @ApiTags('auth')
+@ApiDocs(AUTH_DOCS)
 @Controller('v1/auth')
 export class AuthController {
   constructor(
@@ -40,7 +43,7 @@ export class AuthController {
 
   @Public()
   @Post('login')
-  @OperationId('LoginController_login')
+  @OperationId('auth_login')
   @HttpCode(200)
   @ApiOkResponse({ type: TokenResponse, description: 'Token object; the refresh token is set as a cookie.' })
   @ApiUnauthorizedResponse({ description: 'Generic sign-in failure.' })
@@ -58,7 +61,7 @@ export class AuthController {
   /** Cookie-authenticated (no bearer): the access token may already have expired. */
   @Public()
   @Post('refresh')
-  @OperationId('RefreshController_refresh')
+  @OperationId('auth_refresh')
   @HttpCode(200)
   @ApiCookieAuth('refreshCookie')
   @ApiOkResponse({ type: TokenResponse, description: 'Token object; the cookie is rotated.' })
@@ -80,7 +83,7 @@ export class AuthController {
   }
 
   @Post('logout')
-  @OperationId('LogoutController_logout')
+  @OperationId('auth_logout')
   @HttpCode(204)
   @AllowDuringPasswordChange()
   @ApiNoContentResponse({ description: 'Session revoked, cookie cleared.' })
@@ -97,7 +100,7 @@ export class AuthController {
   }
 
   @Post('logout-all')
-  @OperationId('LogoutAllController_logoutAll')
+  @OperationId('auth_logoutAll')
   @HttpCode(204)
   @AllowDuringPasswordChange()
   @ApiNoContentResponse({ description: 'Every session of the caller revoked, cookie cleared.' })
@@ -108,7 +111,7 @@ export class AuthController {
   }
 
   @Get('me')
-  @OperationId('GetMeController_me')
+  @OperationId('auth_me')
   @AllowDuringPasswordChange()
   @ApiOkResponse({ type: MeResponse })
   @ApiBearerAuth()
@@ -117,7 +120,7 @@ export class AuthController {
   }
 
   @Post('change-password')
-  @OperationId('ChangePasswordController_changePassword')
+  @OperationId('auth_changePassword')
   @HttpCode(200)
   @AllowDuringPasswordChange()
   @ApiOkResponse({ type: TokenResponse, description: 'Token and cookie of one new session; every earlier one revoked.' })

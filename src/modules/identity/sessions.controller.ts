@@ -1,15 +1,18 @@
 import { Controller, Delete, Get, HttpCode } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { ListSessionsQuery } from './list-sessions/list-sessions.query';
 import { SessionList } from './list-sessions/session-list.response.dto';
 import { RevokeSessionCommand } from './revoke-session/revoke-session.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { SESSIONS_DOCS } from './sessions.docs';
 
 @ApiTags('auth')
 @ApiBearerAuth()
+@ApiDocs(SESSIONS_DOCS)
 @Controller('v1/auth')
 export class SessionsController {
   constructor(
@@ -18,14 +21,14 @@ export class SessionsController {
   ) {}
 
   @Get('sessions')
-  @OperationId('ListSessionsController_list')
+  @OperationId('sessions_list')
   @ApiOkResponse({ type: SessionList })
   list(@CurrentPrincipal() principal: Principal): Promise<SessionList> {
     return this.queryBus.execute(new ListSessionsQuery(principal));
   }
 
   @Delete('sessions/:sessionId')
-  @OperationId('RevokeSessionController_revoke')
+  @OperationId('sessions_revoke')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked (the current session too).' })
   @ApiNotFoundResponse({ description: 'No such active session of the caller.' })

@@ -2,8 +2,7 @@ import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common'
 import { ApiBadRequestResponse, ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import getRawBody from 'raw-body';
-import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
 import { SkipRateLimit } from '../../shared/auth/rate-limit.guard';
 import { correlationIdOf } from '../../shared/context/correlation-id';
@@ -13,6 +12,8 @@ import type { IngestSource } from './domain/raw-ingestion-message.entity';
 import { IngestionCaller, ingestionCallerOf, IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { INGEST_BODY_LIMIT, UplinkIntake } from './ingest/uplink-intake';
 import { MapResult, mapChirpStackUp, mapHttpUplink, mapTtsMessage } from './ingest/uplink-mapping';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, INGEST_DOCS, TTS_UPLINK_EXAMPLE } from './ingest.docs';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;|$)/i;
 const CHIRPSTACK_IGNORED = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'];
@@ -29,12 +30,13 @@ const ENABLE_JSON =
 @Public()
 @SkipRateLimit()
 @UseGuards(IngestionTokenGuard)
+@ApiDocs(INGEST_DOCS)
 @Controller('v1/ingestion')
 export class IngestController {
   constructor(private readonly intake: UplinkIntake) {}
 
   @Post('chirpstack')
-  @OperationId('IngestChirpStackController_ingest')
+  @OperationId('ingestion_chirpStack')
   @HttpCode(202)
   @ApiQuery({ name: 'event', required: true, enum: ['up', ...CHIRPSTACK_IGNORED] })
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: CHIRPSTACK_UP_EXAMPLE }, description: 'A ChirpStack v4 HTTP integration event (JSON encoding).' })
@@ -56,7 +58,7 @@ export class IngestController {
   }
 
   @Post('tts')
-  @OperationId('IngestTtsController_ingest')
+  @OperationId('ingestion_tts')
   @HttpCode(202)
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: TTS_UPLINK_EXAMPLE }, description: 'A The Things Stack v3 webhook message (JSON).' })
   @ApiResponse({ status: 202, type: IngestAckResponse, description: '`uplink_message`: stored and committed.' })
@@ -70,7 +72,7 @@ export class IngestController {
   }
 
   @Post('http')
-  @OperationId('IngestHttpController_ingest')
+  @OperationId('ingestion_http')
   @HttpCode(202)
   @ApiBody({
     schema: {

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -30,9 +30,12 @@ import {
   IngestionCredentialPage,
   IngestionCredentialResponse,
 } from './domain/ingestion-credential.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { INGESTION_CREDENTIALS_DOCS } from './ingestion-credentials.docs';
 
 @ApiTags('ingestion')
 @ApiBearerAuth()
+@ApiDocs(INGESTION_CREDENTIALS_DOCS)
 @Controller('v1')
 export class IngestionCredentialsController {
   constructor(
@@ -41,7 +44,7 @@ export class IngestionCredentialsController {
   ) {}
 
   @Get('tenants/:tenantNumber/ingestion-credentials')
-  @OperationId('ListTenantIngestionCredentialsController_list')
+  @OperationId('tenantIngestionCredentials_list')
   @RequirePermission('ingestion:manage')
   @ApiOkResponse({ type: IngestionCredentialPage, description: 'Ascending by (createdAt, ingestionCredentialId); never the token.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -55,7 +58,7 @@ export class IngestionCredentialsController {
   }
 
   @Post('tenants/:tenantNumber/ingestion-credentials')
-  @OperationId('CreateTenantIngestionCredentialController_create')
+  @OperationId('tenantIngestionCredentials_create')
   @RequirePermission('ingestion:manage')
   @ApiCreatedResponse({ type: CreatedIngestionCredentialResponse, description: '`Location: /v1/ingestion-credentials/{id}`; `token` appears only here.' })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -73,7 +76,7 @@ export class IngestionCredentialsController {
   }
 
   @Get('ingestion-credentials')
-  @OperationId('ListIngestionCredentialsController_list')
+  @OperationId('ingestionCredentials_list')
   @PlatformAdminOnly()
   @ApiOkResponse({ type: IngestionCredentialPage, description: 'Every scope, ascending by (createdAt, ingestionCredentialId).' })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListIngestionCredentialsParams): Promise<IngestionCredentialPage> {
@@ -81,7 +84,7 @@ export class IngestionCredentialsController {
   }
 
   @Post('ingestion-credentials')
-  @OperationId('CreatePlatformIngestionCredentialController_create')
+  @OperationId('ingestionCredentials_create')
   @PlatformAdminOnly()
   @ApiCreatedResponse({ type: CreatedIngestionCredentialResponse, description: 'A `platform` credential (routes to any tenant); `token` appears only here.' })
   async createPlatform(
@@ -95,7 +98,7 @@ export class IngestionCredentialsController {
   }
 
   @Get('ingestion-credentials/:ingestionCredentialId')
-  @OperationId('GetIngestionCredentialController_get')
+  @OperationId('ingestionCredentials_get')
   @RequirePermission('ingestion:manage')
   @ApiOkResponse({ type: IngestionCredentialResponse })
   @ApiNotFoundResponse({ description: 'Missing, a platform credential for a non-admin, or another tenant\'s: one answer.' })
@@ -105,7 +108,7 @@ export class IngestionCredentialsController {
   }
 
   @Post('ingestion-credentials/:ingestionCredentialId/revoke')
-  @OperationId('RevokeIngestionCredentialController_revoke')
+  @OperationId('ingestionCredentials_revoke')
   @HttpCode(200)
   @RequirePermission('ingestion:manage')
   @ApiOkResponse({ type: IngestionCredentialResponse, description: '`revoked`, terminal; the next request with the token is 401 on every replica.' })

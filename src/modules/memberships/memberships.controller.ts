@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
@@ -25,9 +25,12 @@ import { ListMembershipsParams } from './list-memberships/list-memberships.reque
 import { MembershipPage } from './list-memberships/membership-page.response.dto';
 import { UpdateMembershipCommand } from './update-membership/update-membership.command';
 import { UpdateMembershipRequest } from './update-membership/update-membership.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { MEMBERSHIPS_DOCS } from './memberships.docs';
 
 @ApiTags('memberships')
 @ApiBearerAuth()
+@ApiDocs(MEMBERSHIPS_DOCS)
 @Controller('v1')
 export class MembershipsController {
   constructor(
@@ -36,7 +39,7 @@ export class MembershipsController {
   ) {}
 
   @Get('tenants/:tenantNumber/memberships')
-  @OperationId('ListMembershipsController_list')
+  @OperationId('memberships_list')
   @RequirePermission('memberships:read')
   @ApiOkResponse({
     type: MembershipPage,
@@ -49,7 +52,7 @@ export class MembershipsController {
   }
 
   @Post('tenants/:tenantNumber/memberships')
-  @OperationId('CreateMembershipController_create')
+  @OperationId('memberships_create')
   @RequirePermission('memberships:write')
   @ApiCreatedResponse({ type: MembershipResponse, description: '`Location: /v1/memberships/{membershipId}`.' })
   @ApiNotFoundResponse({ description: 'No visible tenant with this number (`resourceType` `tenant`).' })
@@ -75,7 +78,7 @@ export class MembershipsController {
   }
 
   @Get('memberships/:membershipId')
-  @OperationId('GetMembershipController_get')
+  @OperationId('memberships_get')
   @RequirePermission('memberships:read')
   @ApiOkResponse({ type: MembershipResponse })
   @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
@@ -85,7 +88,7 @@ export class MembershipsController {
   }
 
   @Patch('memberships/:membershipId')
-  @OperationId('UpdateMembershipController_update')
+  @OperationId('memberships_update')
   @RequirePermission('memberships:write')
   @ApiOkResponse({ type: MembershipResponse, description: 'Values equal to the current ones are not a change.' })
   @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
@@ -99,7 +102,7 @@ export class MembershipsController {
   }
 
   @Post('memberships/:membershipId/disable')
-  @OperationId('ChangeMembershipStatusController_disable')
+  @OperationId('memberships_disable')
   @HttpCode(200)
   @RequirePermission('memberships:write')
   @ApiOkResponse({ type: MembershipResponse, description: 'The grant stops counting from the next request on.' })
@@ -111,7 +114,7 @@ export class MembershipsController {
   }
 
   @Post('memberships/:membershipId/reactivate')
-  @OperationId('ChangeMembershipStatusController_reactivate')
+  @OperationId('memberships_reactivate')
   @HttpCode(200)
   @RequirePermission('memberships:write')
   @ApiOkResponse({ type: MembershipResponse })

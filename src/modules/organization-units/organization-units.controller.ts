@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -26,9 +26,12 @@ import { ListOrganizationUnitsParams } from './list-organization-units/list-orga
 import { OrganizationUnitPage } from './list-organization-units/organization-unit-page.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit/update-organization-unit.command';
 import { UpdateOrganizationUnitRequest } from './update-organization-unit/update-organization-unit.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { ORGANIZATION_UNITS_DOCS } from './organization-units.docs';
 
 @ApiTags('organization-units')
 @ApiBearerAuth()
+@ApiDocs(ORGANIZATION_UNITS_DOCS)
 @Controller('v1')
 export class OrganizationUnitsController {
   constructor(
@@ -37,7 +40,7 @@ export class OrganizationUnitsController {
   ) {}
 
   @Get('tenants/:tenantNumber/organization-units')
-  @OperationId('ListOrganizationUnitsController_list')
+  @OperationId('organizationUnits_list')
   @RequirePermission('organization-units:read')
   @ApiOkResponse({
     type: OrganizationUnitPage,
@@ -53,7 +56,7 @@ export class OrganizationUnitsController {
   }
 
   @Post('tenants/:tenantNumber/organization-units')
-  @OperationId('CreateOrganizationUnitController_create')
+  @OperationId('organizationUnits_create')
   @RequirePermission('organization-units:write')
   @ApiCreatedResponse({
     type: OrganizationUnitResponse,
@@ -75,7 +78,7 @@ export class OrganizationUnitsController {
   }
 
   @Get('organization-units/:organizationUnitId')
-  @OperationId('GetOrganizationUnitController_get')
+  @OperationId('organizationUnits_get')
   @RequirePermission('organization-units:read')
   @ApiOkResponse({ type: OrganizationUnitResponse })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `organization_unit`).' })
@@ -84,7 +87,7 @@ export class OrganizationUnitsController {
   }
 
   @Get('organization-units/:organizationUnitId/ancestors')
-  @OperationId('ListOrganizationUnitAncestorsController_list')
+  @OperationId('organizationUnits_listAncestors')
   @RequirePermission('organization-units:read')
   @ApiOkResponse({ type: OrganizationUnitAncestors })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
@@ -93,7 +96,7 @@ export class OrganizationUnitsController {
   }
 
   @Patch('organization-units/:organizationUnitId')
-  @OperationId('UpdateOrganizationUnitController_update')
+  @OperationId('organizationUnits_update')
   @RequirePermission('organization-units:write')
   @ApiOkResponse({ type: OrganizationUnitResponse, description: '`key` and `parentOrganizationUnitId` are immutable (`unknown_property`).' })
   @ApiForbiddenResponse({ description: '`missing_permission`, also for a unit the caller sees only as a navigation ancestor.' })
@@ -107,7 +110,7 @@ export class OrganizationUnitsController {
   }
 
   @Post('organization-units/:organizationUnitId/disable')
-  @OperationId('ChangeOrganizationUnitStatusController_disable')
+  @OperationId('organizationUnits_disable')
   @HttpCode(200)
   @RequirePermission('organization-units:write')
   @ApiOkResponse({ type: OrganizationUnitResponse, description: 'The subtree becomes effectively disabled.' })
@@ -119,7 +122,7 @@ export class OrganizationUnitsController {
   }
 
   @Post('organization-units/:organizationUnitId/reactivate')
-  @OperationId('ChangeOrganizationUnitStatusController_reactivate')
+  @OperationId('organizationUnits_reactivate')
   @HttpCode(200)
   @RequirePermission('organization-units:write')
   @ApiOkResponse({ type: OrganizationUnitResponse, description: 'Reactivated.' })

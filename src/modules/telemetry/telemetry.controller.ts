@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CurrentValuesResponse } from './get-current-values/current-values.response.dto';
@@ -9,16 +9,19 @@ import { GetCurrentValuesQuery } from './get-current-values/get-current-values.q
 import { ListMeasurementsQuery } from './list-measurements/list-measurements.query';
 import { ListMeasurementsParams } from './list-measurements/list-measurements.request.dto';
 import { MeasurementBucket, MeasurementPage, MeasurementPoint } from './list-measurements/measurement-page.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { TELEMETRY_DOCS } from './telemetry.docs';
 
 @ApiTags('telemetry')
 @ApiBearerAuth()
 @ApiExtraModels(MeasurementPoint, MeasurementBucket)
+@ApiDocs(TELEMETRY_DOCS)
 @Controller('v1/devices')
 export class TelemetryController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get(':deviceId/current-values')
-  @OperationId('GetCurrentValuesController_get')
+  @OperationId('currentValues_get')
   @RequirePermission('telemetry:read')
   @ApiOkResponse({ type: CurrentValuesResponse })
   @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `device`).' })
@@ -27,7 +30,7 @@ export class TelemetryController {
   }
 
   @Get(':deviceId/measurements')
-  @OperationId('ListMeasurementsController_list')
+  @OperationId('measurements_list')
   @RequirePermission('telemetry:read')
   @ApiOkResponse({
     type: MeasurementPage,

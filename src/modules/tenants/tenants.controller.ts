@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { ChangeTenantStatusCommand } from './change-tenant-status/change-tenant-status.command';
@@ -16,9 +16,12 @@ import { TenantNumberParam } from './tenant-number.param';
 import { TenantResponse } from './tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant/update-tenant.command';
 import { UpdateTenantRequest } from './update-tenant/update-tenant.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { TENANTS_DOCS } from './tenants.docs';
 
 @ApiTags('tenants')
 @ApiBearerAuth()
+@ApiDocs(TENANTS_DOCS)
 @Controller('v1/tenants')
 export class TenantsController {
   constructor(
@@ -28,7 +31,7 @@ export class TenantsController {
 
   /** Any authenticated caller: the list itself is scoped to the caller's effective grants. */
   @Get()
-  @OperationId('ListTenantsController_list')
+  @OperationId('tenants_list')
   @ApiOkResponse({
     type: TenantPage,
     description: 'Platform admins: every tenant. Others: active tenants where they hold an effective grant. Ascending by (createdAt, tenantId).',
@@ -38,7 +41,7 @@ export class TenantsController {
   }
 
   @Post()
-  @OperationId('CreateTenantController_create')
+  @OperationId('tenants_create')
   @PlatformAdminOnly()
   @ApiCreatedResponse({ type: TenantResponse, description: '`Location: /v1/tenants/{tenantNumber}`; its e-mail kill-switch starts `running`.' })
   @ApiConflictResponse({ description: '`duplicate_key` (tenant keys are globally unique).' })
@@ -49,7 +52,7 @@ export class TenantsController {
   }
 
   @Get(':tenantNumber')
-  @OperationId('GetTenantController_get')
+  @OperationId('tenants_get')
   @RequirePermission('tenant:read')
   @ApiOkResponse({ type: TenantResponse })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in (`resourceType` `tenant`).' })
@@ -58,7 +61,7 @@ export class TenantsController {
   }
 
   @Patch(':tenantNumber')
-  @OperationId('UpdateTenantController_update')
+  @OperationId('tenants_update')
   @RequirePermission('tenant:write')
   @ApiOkResponse({ type: TenantResponse })
   @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
@@ -71,7 +74,7 @@ export class TenantsController {
   }
 
   @Post(':tenantNumber/disable')
-  @OperationId('ChangeTenantStatusController_disable')
+  @OperationId('tenants_disable')
   @HttpCode(200)
   @ApiOkResponse({ type: TenantResponse, description: 'Grants of non-admins stop working at once.' })
   @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
@@ -82,7 +85,7 @@ export class TenantsController {
   }
 
   @Post(':tenantNumber/reactivate')
-  @OperationId('ChangeTenantStatusController_reactivate')
+  @OperationId('tenants_reactivate')
   @HttpCode(200)
   @ApiOkResponse({ type: TenantResponse, description: 'Reactivated.' })
   @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })

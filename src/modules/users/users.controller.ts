@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res }
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { OperationId } from '../../shared/http/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { UserResponse } from '../identity/domain/user.response.dto';
@@ -22,10 +22,13 @@ import { SetTemporaryPasswordCommand } from './set-temporary-password/set-tempor
 import { SetTemporaryPasswordRequest } from './set-temporary-password/set-temporary-password.request.dto';
 import { UpdateUserCommand } from './update-user/update-user.command';
 import { UpdateUserRequest } from './update-user/update-user.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { USERS_DOCS } from './users.docs';
 
 @ApiTags('users')
 @ApiBearerAuth()
 @PlatformAdminOnly()
+@ApiDocs(USERS_DOCS)
 @Controller('v1/users')
 export class UsersController {
   constructor(
@@ -34,14 +37,14 @@ export class UsersController {
   ) {}
 
   @Get()
-  @OperationId('ListUsersController_list')
+  @OperationId('users_list')
   @ApiOkResponse({ type: UserPage, description: 'Ascending by (createdAt, userId); `totalCount` is exact for the filters.' })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListUsersParams): Promise<UserPage> {
     return this.queryBus.execute(new ListUsersQuery(principal.userId, params));
   }
 
   @Post()
-  @OperationId('CreateUserController_create')
+  @OperationId('users_create')
   @ApiCreatedResponse({
     type: UserResponse,
     description: 'The user without `username`; it must change the temporary password at first sign-in. `Location: /v1/users/{userId}`.',
@@ -54,7 +57,7 @@ export class UsersController {
   }
 
   @Get(':userId')
-  @OperationId('GetUserController_get')
+  @OperationId('users_get')
   @ApiOkResponse({ type: UserResponse })
   @ApiNotFoundResponse({ description: 'No such user (`resourceType` `user`).' })
   get(@UuidParam('userId') userId: string): Promise<UserResponse> {
@@ -62,7 +65,7 @@ export class UsersController {
   }
 
   @Patch(':userId')
-  @OperationId('UpdateUserController_update')
+  @OperationId('users_update')
   @ApiOkResponse({ type: UserResponse, description: 'The same status again is a no-op.' })
   @ApiNotFoundResponse({ description: 'No such user.' })
   @ApiConflictResponse({
@@ -77,7 +80,7 @@ export class UsersController {
   }
 
   @Post(':userId/temporary-password')
-  @OperationId('SetTemporaryPasswordController_set')
+  @OperationId('users_setTemporaryPassword')
   @HttpCode(200)
   @ApiOkResponse({ type: UserResponse, description: 'The user must change the password at the next sign-in; its sessions are revoked.' })
   @ApiNotFoundResponse({ description: 'No such user.' })
@@ -91,7 +94,7 @@ export class UsersController {
   }
 
   @Put(PLATFORM_ADMIN_ROLE_PATH)
-  @OperationId('GrantPlatformAdminController_grant')
+  @OperationId('users_grantPlatformAdmin')
   @ApiOkResponse({ type: UserResponse, description: 'Idempotent.' })
   @ApiNotFoundResponse({ description: 'No such user.' })
   grantPlatformAdmin(@UuidParam('userId') userId: string): Promise<UserResponse> {
@@ -99,7 +102,7 @@ export class UsersController {
   }
 
   @Delete(PLATFORM_ADMIN_ROLE_PATH)
-  @OperationId('RevokePlatformAdminController_revoke')
+  @OperationId('users_revokePlatformAdmin')
   @HttpCode(200)
   @ApiOkResponse({ type: UserResponse, description: 'Idempotent.' })
   @ApiNotFoundResponse({ description: 'No such user.' })
@@ -109,7 +112,7 @@ export class UsersController {
   }
 
   @Get(':userId/memberships')
-  @OperationId('ListUserMembershipsController_list')
+  @OperationId('userMemberships_list')
   @ApiOkResponse({ type: UserMembershipPage, description: 'All tenants and statuses, ascending by (createdAt, membershipId).' })
   @ApiNotFoundResponse({ description: 'No such user.' })
   listMemberships(

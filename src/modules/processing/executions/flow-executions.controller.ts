@@ -1,25 +1,28 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../../openapi/operation-id';
+import { OperationId } from '../../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
 import { UuidParam } from '../../../shared/validation/uuid-param';
 import { ExecutionDetailResponse, ExecutionPage } from './domain/execution.response.dto';
 import { GetFlowExecutionQuery } from './get-flow-execution/get-flow-execution.query';
 import { ListFlowExecutionsQuery } from './list-flow-executions/list-flow-executions.query';
 import { ListFlowExecutionsParams } from './list-flow-executions/list-flow-executions.request.dto';
+import { ApiDocs } from '../../../shared/http/route-docs';
+import { FLOW_EXECUTIONS_DOCS } from './flow-executions.docs';
 
 const NOT_FOUND = 'The flow or the execution is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_execution`).';
 
 /** The execution records of a flow's live and replayed runs. */
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_EXECUTIONS_DOCS)
 @Controller('v1/flows/:flowId/executions')
 export class FlowExecutionsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get()
-  @OperationId('ListFlowExecutionsController_list')
+  @OperationId('flowExecutions_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ExecutionPage, description: 'Newest first by `startedAt`; items without input, outputs or trace.' })
   @ApiBadRequestResponse({ description: 'Window rules on `query.from`/`query.to`; `reference_not_found` at `query.deviceId`, `query.flowVersionId`, `query.replayId`.' })
@@ -29,7 +32,7 @@ export class FlowExecutionsController {
   }
 
   @Get(':flowExecutionId')
-  @OperationId('GetFlowExecutionController_get')
+  @OperationId('flowExecutions_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ExecutionDetailResponse, description: 'With the rebuilt input, the outputs and the per-node trace.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })

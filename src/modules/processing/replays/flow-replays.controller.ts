@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../../openapi/operation-id';
+import { OperationId } from '../../../shared/http/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../../shared/access/require-permission';
 import { NewestFirstPageParams } from '../../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../../shared/validation/uuid-param';
@@ -12,6 +12,8 @@ import { CreateReplayRequest } from './create-replay/create-replay.request.dto';
 import { ReplayPage, ReplayResponse } from './domain/replay.response.dto';
 import { GetReplayQuery } from './get-replay/get-replay.query';
 import { ListReplaysQuery } from './list-replays/list-replays.query';
+import { ApiDocs } from '../../../shared/http/route-docs';
+import { FLOW_REPLAYS_DOCS } from './flow-replays.docs';
 
 const NOT_FOUND = 'The flow or the replay is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_replay`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
@@ -19,6 +21,7 @@ const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-l
 /** Replays of a flow version over stored uplinks, run in the background. */
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_REPLAYS_DOCS)
 @Controller('v1/flows/:flowId/replays')
 export class FlowReplaysController {
   constructor(
@@ -27,7 +30,7 @@ export class FlowReplaysController {
   ) {}
 
   @Post()
-  @OperationId('CreateReplayController_create')
+  @OperationId('flowReplays_create')
   @HttpCode(202)
   @RequirePermission('flows:release')
   @ApiAcceptedResponse({ type: ReplayResponse, description: '`queued`; runs in the background. `Location: /v1/flows/{flowId}/replays/{replayId}`.' })
@@ -47,7 +50,7 @@ export class FlowReplaysController {
   }
 
   @Get()
-  @OperationId('ListReplaysController_list')
+  @OperationId('flowReplays_list')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ReplayPage, description: 'Newest first by `createdAt`; no total.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -56,7 +59,7 @@ export class FlowReplaysController {
   }
 
   @Get(':replayId')
-  @OperationId('GetReplayController_get')
+  @OperationId('flowReplays_get')
   @RequirePermission('flows:read')
   @ApiOkResponse({ type: ReplayResponse, description: 'With its progress counters and, for a dry run of another version than the active one, its diff.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -65,7 +68,7 @@ export class FlowReplaysController {
   }
 
   @Post(':replayId/cancel')
-  @OperationId('CancelReplayController_cancel')
+  @OperationId('flowReplays_cancel')
   @HttpCode(200)
   @RequirePermission('flows:release')
   @ApiOkResponse({ type: ReplayResponse, description: '`cancelled`; results committed before the cancellation stay.' })
