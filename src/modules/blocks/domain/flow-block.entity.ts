@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, DescriptionColumn, NameColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export const FLOW_BLOCK_SCOPES = ['global', 'tenant'] as const;
 export type FlowBlockScope = (typeof FLOW_BLOCK_SCOPES)[number];
@@ -12,21 +13,21 @@ export class FlowBlockEntity {
   @Column({ type: 'varchar', length: 8 })
   scope!: FlowBlockScope;
 
-  @Column({ name: 'tenant_id', type: 'uuid', nullable: true })
+  @TenantIdColumn({ nullable: true })
   tenantId!: string | null;
 
   @Column({ type: 'varchar', length: 128 })
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'varchar', length: 500, default: '' })
+  @DescriptionColumn()
   description!: string;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

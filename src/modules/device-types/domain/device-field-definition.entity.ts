@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, DescriptionColumn, LockVersionColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export const SCHEMA_REFS = [
   'platform://schemas/number/v1',
@@ -35,7 +36,7 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'field_no', type: 'int', insert: false, update: false })
   fieldNo!: number;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_type_id', type: 'uuid' })
@@ -44,10 +45,10 @@ export class DeviceFieldDefinitionEntity {
   @Column({ type: 'varchar', length: 120 })
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'varchar', length: 500, default: '' })
+  @DescriptionColumn()
   description!: string;
 
   @Column({ name: 'schema_ref', type: 'varchar', length: 64 })
@@ -62,16 +63,16 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'measurement_type', type: 'varchar', length: 16 })
   measurementType!: MeasurementType;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: FieldStatus;
 
-  @Column({ name: 'lock_version', type: 'int', default: 1 })
+  @LockVersionColumn()
   lockVersion!: number;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
   @Column({ name: 'deprecated_at', type: 'timestamptz', precision: 3, nullable: true })

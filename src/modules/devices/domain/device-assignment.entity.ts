@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 /**
  * A device assignment: a half-open period [validFrom, validTo) of a device in a unit. PostgreSQL keeps at most
@@ -9,7 +10,7 @@ export class DeviceAssignmentEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_assignment_id' })
   deviceAssignmentId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_id', type: 'uuid' })
@@ -30,9 +31,9 @@ export class DeviceAssignmentEntity {
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })
   assignedByUserId!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

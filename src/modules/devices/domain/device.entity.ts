@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export const DEVICE_STATUSES = ['active', 'disabled', 'retired'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
@@ -9,7 +10,7 @@ export class DeviceEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'device_id' })
   deviceId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_type_id', type: 'uuid' })
@@ -18,21 +19,21 @@ export class DeviceEntity {
   @Column({ name: 'dev_eui', type: 'varchar', length: 16 })
   devEui!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: DeviceStatus;
 
   @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, LockVersionColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 /** A stored test input of a flow with its assertions; replaced and deleted through `If-Match` on `lockVersion`. */
 @Entity({ name: 'flow_fixtures' })
@@ -6,7 +7,7 @@ export class FlowFixtureEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'fixture_id' })
   fixtureId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'flow_id', type: 'uuid' })
@@ -30,12 +31,12 @@ export class FlowFixtureEntity {
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   assertions!: { path: string; expected: unknown }[];
 
-  @Column({ name: 'lock_version', type: 'int', default: 1 })
+  @LockVersionColumn()
   lockVersion!: number;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

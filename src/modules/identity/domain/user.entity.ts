@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, MetadataColumn, StatusColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export type UserStatus = 'active' | 'disabled';
 
@@ -17,10 +18,10 @@ export class UserEntity {
   @Column({ name: 'display_name', type: 'varchar', length: 200 })
   displayName!: string;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: UserStatus;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
   @Column({ name: 'is_protected', type: 'boolean', default: false })
@@ -38,9 +39,9 @@ export class UserEntity {
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
   passwordChangedAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { TenantRole } from '../../../shared/access/permissions';
+import { CreatedAtColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export type MembershipStatus = 'active' | 'disabled';
 
@@ -9,7 +10,7 @@ export class MembershipEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'membership_id' })
   membershipId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'user_id', type: 'uuid' })
@@ -24,12 +25,12 @@ export class MembershipEntity {
   @Column({ name: 'include_descendants', type: 'boolean', default: true })
   includeDescendants!: boolean;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: MembershipStatus;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

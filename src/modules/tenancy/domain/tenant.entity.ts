@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, KeyColumn, MetadataColumn, NameColumn, StatusColumn, UpdatedAtColumn } from '../../../shared/database/columns';
 
 export type TenantStatus = 'active' | 'disabled';
 
@@ -11,21 +12,21 @@ export class TenantEntity {
   @Column({ name: 'tenant_number', type: 'int', insert: false, update: false })
   tenantNumber!: number;
 
-  @Column({ type: 'varchar', length: 64 })
+  @KeyColumn()
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: TenantStatus;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }
