@@ -7,12 +7,13 @@ import addFormats from 'ajv-formats';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
 import { buildOpenApiDocument, operationsOf } from './openapi';
+import { collectRouteDocs } from './route-docs-collector';
 import { SCHEMA_EXAMPLES } from './schema-examples';
 
 type Schema = Record<string, unknown>;
 
 /** The document as `/docs/openapi.json` serves it, built in-process without a database (preview mode). */
-async function buildDocument(): Promise<OpenAPIObject> {
+async function buildDocument(): Promise<{ document: OpenAPIObject; examples: Record<string, unknown> }> {
   const config = AppConfig.fromEnv({
     NODE_ENV: 'production',
     METRICS_TOKEN: 'unused-for-openapi-only',
@@ -22,7 +23,8 @@ async function buildDocument(): Promise<OpenAPIObject> {
   });
   const app: INestApplication = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   try {
-    return JSON.parse(JSON.stringify(buildOpenApiDocument(app, config.version))) as OpenAPIObject;
+    const document = JSON.parse(JSON.stringify(buildOpenApiDocument(app, config.version))) as OpenAPIObject;
+    return { document, examples: { ...SCHEMA_EXAMPLES, ...collectRouteDocs(app).schemas } };
   } finally {
     await app.close();
   }
@@ -79,9 +81,11 @@ const mapValues = (value: unknown, map: (inner: unknown) => unknown): unknown =>
 
 describe('OpenAPI document', () => {
   let document: OpenAPIObject;
+  /** Every schema example: the shared ones and those the controllers carry. */
+  let examples: Record<string, unknown>;
 
   beforeAll(async () => {
-    document = await buildDocument();
+    ({ document, examples } = await buildDocument());
   });
 
   it('gives every operation a one-line summary and a description', () => {
@@ -142,7 +146,7 @@ describe('OpenAPI document', () => {
     addFormats(ajv);
     ajv.addSchema({ $id: 'urn:uplink:document', components: { schemas: asJsonSchema(document.components?.schemas) } });
     const invalid: string[] = [];
-    for (const name of Object.keys(SCHEMA_EXAMPLES)) {
+    for (const name of Object.keys(examples)) {
       const schema = document.components?.schemas?.[name] as Schema | undefined;
       if (!schema) {
         invalid.push(`${name}: no such schema in the document`);

@@ -1,8 +1,8 @@
 /**
- * Examples of the ingestion operations (credentials, webhooks, raw messages), merged into SCHEMA_EXAMPLES /
- * PARAMETER_EXAMPLES.
+ * Examples of the ingestion schemas (credentials, webhooks, raw messages) and path parameters, attached to the
+ * ingestion credentials controller with @ApiDocs.
  */
-import { CHIRPSTACK_UP_EXAMPLE } from '../modules/ingestion/ingest.docs';
+import { CHIRPSTACK_UP_EXAMPLE } from './ingest.docs';
 
 const CREDENTIAL_ID = '2b7e1516-28ae-4d2a-a6ab-f7158809cf4f';
 const TENANT_ID = '5b0c7e2a-3f41-4d8e-9a6b-1c2d3e4f5a6b';

@@ -1,5 +1,6 @@
 /**
- * Examples of the execution records and replays of a flow, merged into SCHEMA_EXAMPLES / PARAMETER_EXAMPLES.
+ * Examples of the execution record and replay schemas of a flow and their path parameters, attached to the flow
+ * executions controller with @ApiDocs.
  */
 
 const TENANT_ID = '5b0c7e2a-3f41-4d8e-9a6b-1c2d3e4f5a6b';
