@@ -38,30 +38,20 @@ const CONFLICT_MESSAGES: Record<string, string> = {
   self_target: 'You cannot give yourself a temporary password; use change-password.',
 };
 
+/** Path parameters whose resource type is not their name without `Id`, in snake case. */
 const RESOURCE_OF_PARAM: Record<string, string> = {
   tenantNumber: 'tenant',
-  userId: 'user',
-  sessionId: 'session',
-  organizationUnitId: 'organization_unit',
-  membershipId: 'membership',
-  deviceTypeId: 'device_type',
   key: 'device_field',
-  deviceId: 'device',
-  deviceAssignmentId: 'device_assignment',
-  flowId: 'flow',
-  flowVersionId: 'flow_version',
   fixtureId: 'flow_fixture',
   parameterOverrideId: 'flow_parameter_override',
-  flowBlockId: 'flow_block',
-  flowBlockVersionId: 'flow_block_version',
-  flowExecutionId: 'flow_execution',
   replayId: 'flow_replay',
 };
 
-/** The resource type of an operation's target: its last path parameter's. */
+/** The resource type of an operation's target: its last path parameter's (`deviceTypeId` is `device_type`). */
 const targetOf = (path: string): string => {
   const lastParam = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]).pop();
-  return (lastParam ? RESOURCE_OF_PARAM[lastParam] : undefined) ?? 'tenant';
+  if (!lastParam) return 'tenant';
+  return RESOURCE_OF_PARAM[lastParam] ?? lastParam.replace(/Id$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 };
 
 /**
