@@ -34,3 +34,18 @@ export const StatusColumn = (): PropertyDecorator => Column({ type: 'varchar', l
 
 /** `metadata jsonb default '{}'`: a free string map. */
 export const MetadataColumn = (): PropertyDecorator => Column({ type: 'jsonb', default: () => "'{}'::jsonb" });
+
+/** A row with `created_at` and `updated_at`. */
+export abstract class TimestampedRow {
+  @CreatedAtColumn()
+  createdAt!: Date;
+
+  @UpdatedAtColumn()
+  updatedAt!: Date;
+}
+
+/** A timestamped row changed only through `If-Match` on its `lock_version`. */
+export abstract class VersionedRow extends TimestampedRow {
+  @LockVersionColumn()
+  lockVersion!: number;
+}

@@ -1,12 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, DescriptionColumn, NameColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { DescriptionColumn, NameColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export const FLOW_BLOCK_SCOPES = ['global', 'tenant'] as const;
 export type FlowBlockScope = (typeof FLOW_BLOCK_SCOPES)[number];
 
 /** A custom script block: global (no tenant; platform administrators write it) or one tenant's. */
 @Entity({ name: 'flow_blocks' })
-export class FlowBlockEntity {
+export class FlowBlockEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'flow_block_id' })
   flowBlockId!: string;
 
@@ -24,10 +24,4 @@ export class FlowBlockEntity {
 
   @DescriptionColumn()
   description!: string;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, DescriptionColumn, LockVersionColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { DescriptionColumn, NameColumn, StatusColumn, TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 export const SCHEMA_REFS = [
   'platform://schemas/number/v1',
@@ -28,7 +28,7 @@ export function canonicalTargets(targets: readonly StorageTarget[]): StorageTarg
 
 /** A device field definition; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
 @Entity({ name: 'device_field_definitions' })
-export class DeviceFieldDefinitionEntity {
+export class DeviceFieldDefinitionEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_field_definition_id' })
   deviceFieldDefinitionId!: string;
 
@@ -65,15 +65,6 @@ export class DeviceFieldDefinitionEntity {
 
   @StatusColumn()
   status!: FieldStatus;
-
-  @LockVersionColumn()
-  lockVersion!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 
   @Column({ name: 'deprecated_at', type: 'timestamptz', precision: 3, nullable: true })
   deprecatedAt!: Date | null;

@@ -1,12 +1,12 @@
 import { Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, DescriptionColumn, KeyColumn, LockVersionColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { DescriptionColumn, KeyColumn, NameColumn, StatusColumn, TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 export const DEVICE_TYPE_STATUSES = ['active', 'disabled'] as const;
 export type DeviceTypeStatus = (typeof DEVICE_TYPE_STATUSES)[number];
 
 /** A tenant's device type; mutations go through `If-Match` on `lockVersion`. */
 @Entity({ name: 'device_types' })
-export class DeviceTypeEntity {
+export class DeviceTypeEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_type_id' })
   deviceTypeId!: string;
 
@@ -24,13 +24,4 @@ export class DeviceTypeEntity {
 
   @StatusColumn()
   status!: DeviceTypeStatus;
-
-  @LockVersionColumn()
-  lockVersion!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,12 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 /**
  * A device assignment: a half-open period [validFrom, validTo) of a device in a unit. PostgreSQL keeps at most
  * one open period per device and no overlaps (see the devices migration).
  */
 @Entity({ name: 'device_assignments' })
-export class DeviceAssignmentEntity {
+export class DeviceAssignmentEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_assignment_id' })
   deviceAssignmentId!: string;
 
@@ -30,10 +30,4 @@ export class DeviceAssignmentEntity {
 
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })
   assignedByUserId!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,12 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export const DEVICE_STATUSES = ['active', 'disabled', 'retired'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** The API record "Device": `devEui` is unique among non-retired devices of all tenants (a partial unique index). */
 @Entity({ name: 'devices' })
-export class DeviceEntity {
+export class DeviceEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_id' })
   deviceId!: string;
 
@@ -30,10 +30,4 @@ export class DeviceEntity {
 
   @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

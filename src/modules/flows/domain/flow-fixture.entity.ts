@@ -1,9 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, LockVersionColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 /** A stored test input of a flow with its assertions; replaced and deleted through `If-Match` on `lockVersion`. */
 @Entity({ name: 'flow_fixtures' })
-export class FlowFixtureEntity {
+export class FlowFixtureEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'fixture_id' })
   fixtureId!: string;
 
@@ -30,13 +30,4 @@ export class FlowFixtureEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   assertions!: { path: string; expected: unknown }[];
-
-  @LockVersionColumn()
-  lockVersion!: number;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

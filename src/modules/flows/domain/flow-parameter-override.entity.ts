@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, KeyColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { KeyColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export const OVERRIDE_LEVELS = ['tenant', 'device_type', 'device'] as const;
 export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
@@ -9,7 +9,7 @@ export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
  * type's flow) or device level (one device of the type).
  */
 @Entity({ name: 'flow_parameter_overrides' })
-export class FlowParameterOverrideEntity {
+export class FlowParameterOverrideEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'parameter_override_id' })
   parameterOverrideId!: string;
 
@@ -30,10 +30,4 @@ export class FlowParameterOverrideEntity {
 
   @Column({ type: 'jsonb' })
   value!: unknown;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,9 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, DescriptionColumn, KeyColumn, LockVersionColumn, NameColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { DescriptionColumn, KeyColumn, NameColumn, TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 /** A device type's single telemetry flow; name and description change through `If-Match` on `lockVersion`. */
 @Entity({ name: 'flows' })
-export class FlowEntity {
+export class FlowEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'flow_id' })
   flowId!: string;
 
@@ -22,15 +22,6 @@ export class FlowEntity {
   @DescriptionColumn()
   description!: string;
 
-  @LockVersionColumn()
-  lockVersion!: number;
-
   @Column({ name: 'active_version_id', type: 'uuid', nullable: true })
   activeVersionId!: string | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

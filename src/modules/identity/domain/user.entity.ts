@@ -1,11 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, MetadataColumn, StatusColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { MetadataColumn, StatusColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type UserStatus = 'active' | 'disabled';
 
 /** A global user (the API record "Global user"); the password hash never leaves the identity module. */
 @Entity({ name: 'users' })
-export class UserEntity {
+export class UserEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'user_id' })
   userId!: string;
 
@@ -38,10 +38,4 @@ export class UserEntity {
 
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
   passwordChangedAt!: Date | null;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,12 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { TenantRole } from '../../../shared/access/permissions';
-import { CreatedAtColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type MembershipStatus = 'active' | 'disabled';
 
 /** A grant: (user, tenant, role, target, includeDescendants, status); target null = the tenant itself. */
 @Entity({ name: 'memberships' })
-export class MembershipEntity {
+export class MembershipEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'membership_id' })
   membershipId!: string;
 
@@ -27,10 +27,4 @@ export class MembershipEntity {
 
   @StatusColumn()
   status!: MembershipStatus;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,11 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, KeyColumn, MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { KeyColumn, MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type OrganizationUnitStatus = 'active' | 'disabled';
 
 /** A node of a tenant's tree; `ancestorIds` is its materialized path (root first, self excluded). */
 @Entity({ name: 'organization_units' })
-export class OrganizationUnitEntity {
+export class OrganizationUnitEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'organization_unit_id' })
   organizationUnitId!: string;
 
@@ -32,10 +32,4 @@ export class OrganizationUnitEntity {
 
   @StatusColumn()
   status!: OrganizationUnitStatus;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }

@@ -1,10 +1,10 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { CreatedAtColumn, KeyColumn, MetadataColumn, NameColumn, StatusColumn, UpdatedAtColumn } from '../../../shared/database/columns';
+import { KeyColumn, MetadataColumn, NameColumn, StatusColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type TenantStatus = 'active' | 'disabled';
 
 @Entity({ name: 'tenants' })
-export class TenantEntity {
+export class TenantEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'tenant_id' })
   tenantId!: string;
 
@@ -23,10 +23,4 @@ export class TenantEntity {
 
   @StatusColumn()
   status!: TenantStatus;
-
-  @CreatedAtColumn()
-  createdAt!: Date;
-
-  @UpdatedAtColumn()
-  updatedAt!: Date;
 }
