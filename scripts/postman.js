@@ -6,7 +6,7 @@
  *
  *   node scripts/postman.js [--openapi <openapi.json>] [--out <collection.json>]
  *
- * Without --openapi the document is written first by the built `dist/openapi/write-openapi.js` (no database
+ * Without --openapi the document is written first by `scripts/write-openapi.js` from the built `dist/` (no database
  * needed; `npm run postman` builds before). The default output is
  * `postman/generated/uplink-api.postman_collection.json` (git-ignored: regenerate, never edit by hand).
  *
@@ -54,7 +54,7 @@ function parseArgs(argv) {
 
 /** Writes the OpenAPI document with the built service (no database) and reads it back. */
 function writeOpenApi() {
-  const script = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
+  const script = join(ROOT, 'scripts', 'write-openapi.js');
   const dir = mkdtempSync(join(tmpdir(), 'uplink-openapi-'));
   try {
     const file = join(dir, 'openapi.json');

@@ -196,6 +196,13 @@ describe('devices API', () => {
       devices.root = await seedDevice(t, listTenant, listType, chain[0]!, { name: 'Root meter' });
       devices.child = await seedDevice(t, listTenant, otherType, chain[1]!, { name: 'Child meter', devEui: 'ABCDEF0000000001' });
       devices.sibling = await seedDevice(t, listTenant, listType, sibling, { name: 'Sibling valve', status: 'disabled' });
+      // Seeded rows can share a millisecond, and equal createdAt falls back to id order: space them out in seeding order.
+      const seeded = [devices.unassigned, devices.root, devices.child, devices.sibling].map((device) => device.deviceId);
+      await t.dataSource.query(
+        `UPDATE devices d SET created_at = '2026-01-01T00:00:00Z'::timestamptz + (o.n * interval '1 second')
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(device_id, n) WHERE d.device_id = o.device_id`,
+        [seeded],
+      );
     });
 
     const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((item) => item.name);

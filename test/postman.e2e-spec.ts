@@ -13,7 +13,7 @@ import { clusterTempDir, ensureBuilt, ROOT, RunningService, startService, waitFo
  * POSTMAN_E2E_REPORTER=cli prints newman's own report of every request and assertion.
  */
 
-const WRITE_OPENAPI = join(ROOT, 'dist', 'openapi', 'write-openapi.js');
+const WRITE_OPENAPI = join(ROOT, 'scripts', 'write-openapi.js');
 const GENERATOR = join(ROOT, 'scripts', 'postman.js');
 const TENANT_SETUP = join(ROOT, 'postman', 'tenant-setup.postman_collection.json');
 const FLOW_AUTHORING = join(ROOT, 'postman', 'flow-authoring.postman_collection.json');

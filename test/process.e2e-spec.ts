@@ -225,7 +225,7 @@ describe('the service process', () => {
     const target = join(dataDir, 'openapi.json');
     const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: join(dataDir, 'never-created') };
     delete env.DATABASE_URL;
-    const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'openapi', 'write-openapi.js'), target], { cwd: ROOT, env });
+    const out = execFileSync(process.execPath, [join(ROOT, 'scripts', 'write-openapi.js'), target], { cwd: ROOT, env });
     expect(out.toString()).toMatch(/^OpenAPI 3\.1\.0 with \d+ paths written to /);
     const document = JSON.parse(readFileSync(target, 'utf8'));
     expect(document.openapi).toBe('3.1.0');

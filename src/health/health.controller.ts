@@ -1,10 +1,13 @@
-import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Res } from '@nestjs/common';
+import { ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../shared/auth/public.decorator';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { DatabaseHealthIndicator } from './database.health';
 import { ReportedChecks } from './reported-checks';
+import { ApiDocs } from '../shared/http/route-docs';
+import { HEALTH_DOCS } from './health.docs';
+import { Route } from '../shared/http/routes';
 
 type CheckResult = { status: 'up' | 'down' } & Record<string, unknown>;
 
@@ -16,6 +19,7 @@ export interface ReadinessBody {
 /** Probes sit outside `/v1` and are public: kubelets cannot present user tokens. */
 @ApiTags('probes')
 @Public()
+@ApiDocs(HEALTH_DOCS)
 @Controller()
 export class HealthController {
   constructor(
@@ -25,16 +29,16 @@ export class HealthController {
   ) {}
 
   /** Liveness touches no dependency: a database outage must not restart pods. */
-  @Get('healthz')
-  @HttpCode(200)
-  @ApiOkResponse({ description: 'The process is alive.' })
+  @Route('get', 'healthz', { operationId: 'health_liveness', description: 'The process is alive.' })
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
-  @Get('readyz')
-  @ApiOkResponse({ description: 'Ready to serve traffic.' })
-  @ApiServiceUnavailableResponse({ description: 'Not ready; `checks` says why.' })
+  @Route('get', 'readyz', {
+    operationId: 'health_readiness',
+    description: 'Ready to serve traffic.',
+    extra: [ApiServiceUnavailableResponse({ description: 'Not ready; `checks` says why.' })],
+  })
   async readyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessBody> {
     const [database, migrations] = await Promise.all([this.database.ping(), this.database.migrations()]);
     const checks = { ...database, ...migrations } as Record<string, CheckResult>;

@@ -1,14 +1,12 @@
+import type { DeclaredErrors } from '../shared/http/route-docs';
 import { errorExample } from './schema-examples';
 
-/**
- * A realistic error envelope for a declared error response of an operation: the status picks the code, the
- * response's description (which names the reasons in backticks) and the operation's path pick the details.
- */
-interface OperationFacts {
-  operationId: string;
+/** What an operation's error examples are built from: its path, its access metadata and its declared errors. */
+export interface OperationFacts {
   path: string;
-  description: string;
   permission?: string;
+  platformAdminOnly: boolean;
+  declared: DeclaredErrors;
 }
 
 const CONFLICT_MESSAGES: Record<string, string> = {
@@ -40,65 +38,26 @@ const CONFLICT_MESSAGES: Record<string, string> = {
   self_target: 'You cannot give yourself a temporary password; use change-password.',
 };
 
+/** Path parameters whose resource type is not their name without `Id`, in snake case. */
 const RESOURCE_OF_PARAM: Record<string, string> = {
   tenantNumber: 'tenant',
-  userId: 'user',
-  sessionId: 'session',
-  organizationUnitId: 'organization_unit',
-  membershipId: 'membership',
-  deviceTypeId: 'device_type',
   key: 'device_field',
-  deviceId: 'device',
-  deviceAssignmentId: 'device_assignment',
-  flowId: 'flow',
-  flowVersionId: 'flow_version',
   fixtureId: 'flow_fixture',
   parameterOverrideId: 'flow_parameter_override',
-  flowBlockId: 'flow_block',
-  flowBlockVersionId: 'flow_block_version',
-  flowExecutionId: 'flow_execution',
   replayId: 'flow_replay',
 };
 
-const DUPLICATE_KEY_MESSAGES: Record<string, string> = {
-  CreateTenantController_create: 'A tenant with this key already exists.',
-  CreateOrganizationUnitController_create: 'An organization unit with this key already exists in the tenant.',
-  CreateDeviceTypeController_create: 'A device type with this key already exists in the tenant.',
-  CreateDeviceFieldController_create: 'The device type already has a field with this key (deprecated keys stay taken).',
-  CreateGlobalFlowBlockController_create: 'A block with this key already exists in this scope.',
-  CreateTenantFlowBlockController_create: 'A block with this key already exists in this scope.',
-};
-
-/** The status an `invalid_state` conflict reports, and its message, for the operation that met it. */
-function invalidState(operationId: string, resourceType: string): { currentStatus: string; message: string } {
-  const resource = resourceType.replace(/_/g, ' ');
-  if (operationId === 'CancelReplayController_cancel') return { currentStatus: 'succeeded', message: 'A succeeded flow replay cannot be cancelled.' };
-  if (operationId === 'ReleaseFlowVersionController_release') return { currentStatus: 'released', message: 'Only a draft can be released; this version is released.' };
-  if (operationId === 'DeprecateFlowVersionController_deprecate') return { currentStatus: 'draft', message: 'Only a released version can be deprecated; this version is draft.' };
-  if (resourceType === 'device' && operationId.endsWith('_disable')) return { currentStatus: 'retired', message: 'A retired device cannot be disabled.' };
-  if (resourceType === 'device' && operationId.endsWith('_reactivate')) return { currentStatus: 'retired', message: 'A retired device cannot be reactivated.' };
-  if (operationId.endsWith('_reactivate')) return { currentStatus: 'active', message: `The ${resource} is already active.` };
-  if (operationId.endsWith('_disable')) return { currentStatus: 'disabled', message: `The ${resource} is already disabled.` };
-  if (operationId.endsWith('_retire')) return { currentStatus: 'retired', message: 'A retired device cannot be retired.' };
-  if (operationId === 'ReleaseFlowBlockVersionController_release') return { currentStatus: 'released', message: 'The flow block version is already released.' };
-  if (operationId === 'DeprecateFlowBlockVersionController_deprecate') return { currentStatus: 'draft', message: 'A draft flow block version cannot be deprecated.' };
-  if (operationId.endsWith('_deprecate')) return { currentStatus: 'deprecated', message: 'The field is already deprecated.' };
-  if (resourceType === 'device_field') return { currentStatus: 'deprecated', message: 'A deprecated field cannot change.' };
-  if (operationId === 'AssignDeviceController_assign') return { currentStatus: 'retired', message: 'A retired device cannot be assigned.' };
-  return { currentStatus: 'retired', message: 'A retired device cannot be changed.' };
-}
-
-/** The resource type of an operation's target: its last path parameter's. */
+/** The resource type of an operation's target: its last path parameter's (`deviceTypeId` is `device_type`). */
 const targetOf = (path: string): string => {
   const lastParam = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]).pop();
-  return (lastParam ? RESOURCE_OF_PARAM[lastParam] : undefined) ?? 'tenant';
+  if (!lastParam) return 'tenant';
+  return RESOURCE_OF_PARAM[lastParam] ?? lastParam.replace(/Id$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 };
 
-const FORBIDDEN_REASONS = ['origin_not_allowed', 'platform_admin_required', 'password_change_required'];
-
-const firstCodeIn = (text: string, known: readonly string[]): string | undefined =>
-  [...text.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]).find((word) => known.includes(word));
-
+/**
+ * A realistic error envelope for a declared error response of an operation: the status picks the code, the
+ * route's declared errors (or, without a declaration, its access metadata and its path) pick the details.
+ */
 export function errorEnvelopeExample(status: number, facts: OperationFacts): Record<string, unknown> | undefined {
   switch (status) {
     case 400:
@@ -106,22 +65,15 @@ export function errorEnvelopeExample(status: number, facts: OperationFacts): Rec
         fields: [{ path: 'body.name', rule: 'blank', message: 'This property must not be blank.' }],
       });
     case 401:
-      if (facts.operationId === 'LoginController_login') {
-        return errorExample('AUTHENTICATION_FAILED', 'authentication', 'Sign-in failed: check the identifier and password.');
-      }
-      if (facts.operationId === 'RefreshController_refresh') {
-        return errorExample('AUTHENTICATION_FAILED', 'authentication', 'The refresh cookie is missing, invalid, expired or revoked.');
-      }
+      if (facts.declared[401]) return errorExample('AUTHENTICATION_FAILED', 'authentication', facts.declared[401]);
       return errorExample('AUTHENTICATION_FAILED', 'authentication', 'The access token has expired.', { reason: 'expired_token' });
     case 403: {
-      const reason = firstCodeIn(facts.description, FORBIDDEN_REASONS);
+      const reason = facts.declared[403] ?? (facts.platformAdminOnly || !facts.permission ? 'platform_admin_required' : undefined);
       if (reason === 'origin_not_allowed') {
         return errorExample('AUTHORIZATION_FAILED', 'authorization', 'This request must come from an allowed origin.', { reason });
       }
-      if (reason === 'platform_admin_required' || !facts.permission) {
-        return errorExample('AUTHORIZATION_FAILED', 'authorization', 'This endpoint requires the platform_admin role.', {
-          reason: 'platform_admin_required',
-        });
+      if (reason === 'platform_admin_required') {
+        return errorExample('AUTHORIZATION_FAILED', 'authorization', 'This endpoint requires the platform_admin role.', { reason });
       }
       return errorExample('AUTHORIZATION_FAILED', 'authorization', `This action needs the ${facts.permission} permission.`, {
         reason: 'missing_permission',
@@ -129,25 +81,18 @@ export function errorEnvelopeExample(status: number, facts: OperationFacts): Rec
       });
     }
     case 404: {
-      const named = /`resourceType` `([a-z_]+)`/.exec(facts.description)?.[1];
-      const resourceType = named ?? targetOf(facts.path);
+      const resourceType = facts.declared[404] ?? targetOf(facts.path);
       return errorExample('RESOURCE_NOT_FOUND', 'not_found', `The ${resourceType.replace(/_/g, ' ')} was not found.`, { resourceType });
     }
     case 409: {
-      const reason = firstCodeIn(facts.description, Object.keys(CONFLICT_MESSAGES)) ?? 'invalid_state';
-      if (reason === 'invalid_state') {
-        const { currentStatus, message } = invalidState(facts.operationId, targetOf(facts.path));
-        return errorExample('CONFLICT', 'conflict', message, { reason, currentStatus });
-      }
-      const message =
-        (reason === 'duplicate_key' ? DUPLICATE_KEY_MESSAGES[facts.operationId] : undefined) ??
-        (facts.operationId === 'SetTemporaryPasswordController_set' && reason === 'protected_user'
-          ? 'This user is protected and cannot be given a temporary password.'
-          : CONFLICT_MESSAGES[reason]);
-      return errorExample('CONFLICT', 'conflict', message, reason === 'lock_version_mismatch' ? { reason, currentLockVersion: 4 } : { reason });
+      const declared = facts.declared[409] ?? 'invalid_state';
+      const { reason, message, currentStatus } = typeof declared === 'string' ? { reason: declared, message: undefined, currentStatus: undefined } : declared;
+      const text = message ?? CONFLICT_MESSAGES[reason] ?? CONFLICT_MESSAGES.invalid_state;
+      if (reason === 'invalid_state') return errorExample('CONFLICT', 'conflict', text, { reason, currentStatus: currentStatus ?? 'retired' });
+      return errorExample('CONFLICT', 'conflict', text, reason === 'lock_version_mismatch' ? { reason, currentLockVersion: 4 } : { reason });
     }
     case 422:
-      if (facts.operationId.includes('Block')) {
+      if (facts.declared[422] === 'sandbox') {
         return errorExample('FLOW_FAILURE', 'flow_failure', 'The sandbox gate failed: runtime_error at line 12, column 27.', {
           gate: 'sandbox',
           issues: [{ severity: 'error', code: 'runtime_error', path: 'sourceCode', message: "TypeError: Cannot read properties of undefined (reading 'length')", line: 12, column: 27 }],

@@ -4,8 +4,8 @@ import { ERROR_CODES } from '../shared/errors/error-codes';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/identity/domain/refresh-cookie';
 import { errorEnvelopeExample } from './error-examples';
 import { INTRODUCTION } from './introduction';
-import { OPERATION_DOCS } from './operation-docs';
 import { errorExample, PARAMETER_EXAMPLES, SCHEMA_EXAMPLES } from './schema-examples';
+import { collectRouteDocs, describeAccess, RouteDocs } from './route-docs-collector';
 
 /**
  * `refreshCookie` names the cookie the running configuration sets (`__Host-platform_refresh`, or
@@ -29,7 +29,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, ref
       'refreshCookie',
     )
     .build();
-  return withDocumentation(withErrorEnvelope(SwaggerModule.createDocument(app, config)));
+  return withDocumentation(withErrorEnvelope(SwaggerModule.createDocument(app, config)), collectRouteDocs(app));
 }
 
 /** Every /v1 operation answers failures with the one error envelope: documented once, referenced by all. */
@@ -74,7 +74,7 @@ type Operation = {
   description?: string;
   parameters?: { name: string; required?: boolean; example?: unknown }[];
   responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
-  'x-uplink-permission'?: { permission: string };
+  'x-uplink-permission'?: { permission: string; scope: string };
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -89,35 +89,38 @@ export function operationsOf(document: OpenAPIObject): { path: string; method: s
 }
 
 /**
- * Adds what the decorators do not carry: each operation's summary and description, a realistic example on every
- * request and response schema and required parameter, and a realistic error envelope on each error response an
- * operation declares.
+ * Adds what the decorators do not carry: each operation's summary and description (its access rule written from
+ * the route's metadata), a realistic example on every request and response schema and required parameter, and a
+ * realistic error envelope on each error response an operation declares. All of it comes from the docs each
+ * controller carries (@ApiDocs) and from the examples here that several modules share.
  */
-function withDocumentation(document: OpenAPIObject): OpenAPIObject {
+function withDocumentation(document: OpenAPIObject, docs: RouteDocs): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) {
+  for (const [name, example] of Object.entries({ ...SCHEMA_EXAMPLES, ...docs.schemas })) {
     if (schemas[name]) schemas[name].example = example;
   }
   if (schemas.ErrorEnvelope) {
     schemas.ErrorEnvelope.example = errorExample('RESOURCE_NOT_FOUND', 'not_found', 'The device was not found.', { resourceType: 'device' });
   }
+  const parameterExamples = { ...PARAMETER_EXAMPLES, ...docs.parameters };
   for (const { path, operation } of operationsOf(document)) {
-    const doc = operation.operationId ? OPERATION_DOCS[operation.operationId] : undefined;
-    if (doc) Object.assign(operation, { summary: doc.summary, description: doc.description });
+    const route = operation.operationId ? docs.operations.get(operation.operationId) : undefined;
+    const permission = operation['x-uplink-permission'];
+    const platformAdminOnly = route?.platformAdminOnly ?? false;
+    if (route?.docs) {
+      const access = describeAccess(permission, platformAdminOnly);
+      const description = access ? `${access}\n\n${route.docs.description}` : route.docs.description;
+      Object.assign(operation, { summary: route.docs.summary, description });
+    }
     for (const parameter of operation.parameters ?? []) {
-      if (parameter.required && parameter.example === undefined && PARAMETER_EXAMPLES[parameter.name] !== undefined) {
-        parameter.example = PARAMETER_EXAMPLES[parameter.name];
+      if (parameter.required && parameter.example === undefined && parameterExamples[parameter.name] !== undefined) {
+        parameter.example = parameterExamples[parameter.name];
       }
     }
     if (!path.startsWith('/v1/')) continue;
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       const example = /^[45]\d\d$/.test(status)
-        ? errorEnvelopeExample(Number(status), {
-            operationId: operation.operationId ?? '',
-            path,
-            description: response.description ?? '',
-            permission: operation['x-uplink-permission']?.permission,
-          })
+        ? errorEnvelopeExample(Number(status), { path, permission: permission?.permission, platformAdminOnly, declared: route?.docs?.errors ?? {} })
         : undefined;
       if (example) response.content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example } };
     }

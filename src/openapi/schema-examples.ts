@@ -1,7 +1,3 @@
-import { INGESTION_PARAMETER_EXAMPLES, INGESTION_SCHEMA_EXAMPLES } from './ingestion-docs';
-import { DEBUG_CAPTURE_SCHEMA_EXAMPLES } from './debug-capture-docs';
-import { PROCESSING_PARAMETER_EXAMPLES, PROCESSING_SCHEMA_EXAMPLES } from './processing-docs';
-
 /**
  * Realistic examples of every request and response schema, keyed by component schema name. They are set as the
  * schema-level `example` when the document is built (see `withSchemaExamples`); the document test checks that every
@@ -481,9 +477,6 @@ const parameterOverride = {
 };
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
-  ...INGESTION_SCHEMA_EXAMPLES,
-  ...PROCESSING_SCHEMA_EXAMPLES,
-  ...DEBUG_CAPTURE_SCHEMA_EXAMPLES,
   // Authentication
   LoginRequest: { identifier: 'maria.lopez@acme-water.example', password: 'Harbour-Road-0417!' },
   TokenResponse: tokenResponse,
@@ -731,8 +724,6 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
  * examples. Optional query parameters get none: Swagger UI would pre-fill them and filter every "Try it out".
  */
 export const PARAMETER_EXAMPLES: Record<string, unknown> = {
-  ...INGESTION_PARAMETER_EXAMPLES,
-  ...PROCESSING_PARAMETER_EXAMPLES,
   tenantNumber: 7,
   userId: USER_ID,
   sessionId: SESSION_ID,

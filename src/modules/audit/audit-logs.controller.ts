@@ -1,30 +1,32 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { AuditEventPage, GlobalAuditEventPage } from './domain/audit-event.response.dto';
 import { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
 import { ListAuditLogsParams } from './list-audit-logs/list-audit-logs.request.dto';
 import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs/list-tenant-audit-logs.query';
 import { ListTenantAuditLogsParams } from './list-tenant-audit-logs/list-tenant-audit-logs.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { AUDIT_LOGS_DOCS } from './audit-logs.docs';
+import { Route } from '../../shared/http/routes';
 
 @ApiTags('audit')
 @ApiBearerAuth()
+@ApiDocs(AUDIT_LOGS_DOCS)
 @Controller('v1')
 export class AuditLogsController {
   constructor(private readonly queryBus: QueryBus) {}
 
-  @Get('tenants/:tenantNumber/audit-logs')
-  @OperationId('ListTenantAuditLogsController_list')
-  @RequirePermission('audit:read')
-  @ApiOkResponse({
+  @Route('get', 'tenants/:tenantNumber/audit-logs', {
+    operationId: 'tenantAuditLogs_list',
+    permission: 'audit:read',
     type: AuditEventPage,
     description: 'Newest first. Page 1 fixes the upper anchor min(to, now); continuations repeat every filter and the limit.',
+    notFound: 'No such tenant, or none visible to the caller.',
   })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none visible to the caller.' })
   listTenant(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
@@ -33,10 +35,12 @@ export class AuditLogsController {
     return this.queryBus.execute(new ListTenantAuditLogsQuery(caller, tenantNumber, params));
   }
 
-  @Get('audit-logs')
-  @OperationId('ListAuditLogsController_list')
-  @ApiOkResponse({ type: GlobalAuditEventPage, description: 'All tenants and platform events, newest first; `tenantId` narrows to one tenant.' })
-  @PlatformAdminOnly()
+  @Route('get', 'audit-logs', {
+    operationId: 'auditLogs_list',
+    platformAdminOnly: true,
+    type: GlobalAuditEventPage,
+    description: 'All tenants and platform events, newest first; `tenantId` narrows to one tenant.',
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListAuditLogsParams): Promise<GlobalAuditEventPage> {
     return this.queryBus.execute(new ListAuditLogsQuery(principal.userId, params));
   }

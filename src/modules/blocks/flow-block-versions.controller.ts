@@ -1,19 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiProperty,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { NewestFirstPageResponse } from '../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './domain/flow-block-version.response.dto';
@@ -25,6 +13,9 @@ import {
 } from './flow-block-versions/flow-block-version.commands';
 import { GetFlowBlockVersionQuery, ListFlowBlockVersionsQuery } from './flow-block-versions/flow-block-version.queries';
 import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './flow-block-versions/flow-block-version.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_BLOCK_VERSIONS_DOCS } from './flow-block-versions.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 export class FlowBlockVersionPage extends NewestFirstPageResponse(FlowBlockVersionSummary) {}
 
@@ -42,6 +33,7 @@ const WRITE_403 = '`missing_permission` (tenant block); `platform_admin_required
 /** The immutable versions of a custom block and their gates. */
 @ApiTags('flow-blocks')
 @ApiBearerAuth()
+@ApiDocs(FLOW_BLOCK_VERSIONS_DOCS)
 @Controller('v1/flow-blocks/:flowBlockId/versions')
 export class FlowBlockVersionsController {
   constructor(
@@ -49,39 +41,43 @@ export class FlowBlockVersionsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get()
-  @OperationId('ListFlowBlockVersionsController_list')
-  @RequirePermission('blocks:read')
-  @ApiOkResponse({ type: FlowBlockVersionPage, description: 'Newest first by versionNumber; no `sourceCode`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.' })
+  @Route('get', '', {
+    operationId: 'flowBlockVersions_list',
+    permission: 'blocks:read',
+    type: FlowBlockVersionPage,
+    description: 'Newest first by versionNumber; no `sourceCode`.',
+    forbidden: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.',
+    notFound: NOT_FOUND,
+  })
   list(@CurrentCaller() caller: Caller, @UuidParam('flowBlockId') flowBlockId: string, @Query() params: ListFlowBlockVersionsParams): Promise<FlowBlockVersionPage> {
     return this.queryBus.execute(new ListFlowBlockVersionsQuery(caller, flowBlockId, params));
   }
 
-  @Post()
-  @OperationId('CreateFlowBlockVersionController_create')
-  @RequirePermission('blocks:write')
-  @ApiCreatedResponse({ type: FlowBlockVersionResponse, description: 'A `draft`; `Location: /v1/flow-blocks/{flowBlockId}/versions/{flowBlockVersionId}`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: WRITE_403 })
-  async create(
+  @Route('post', '', {
+    operationId: 'flowBlockVersions_create',
+    permission: 'blocks:write',
+    type: FlowBlockVersionResponse,
+    location: '/v1/flow-blocks/{flowBlockId}/versions/{flowBlockVersionId}',
+    description: 'A `draft`; `Location: /v1/flow-blocks/{flowBlockId}/versions/{flowBlockVersionId}`.',
+    forbidden: WRITE_403,
+    notFound: NOT_FOUND,
+  })
+  create(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowBlockId') flowBlockId: string,
     @Body() body: CreateFlowBlockVersionRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FlowBlockVersionResponse> {
-    const version = await this.commandBus.execute(new CreateFlowBlockVersionCommand(caller, flowBlockId, body));
-    res.location(`/v1/flow-blocks/${flowBlockId}/versions/${version.flowBlockVersionId}`);
-    return version;
+    return this.commandBus.execute(new CreateFlowBlockVersionCommand(caller, flowBlockId, body));
   }
 
-  @Get(':flowBlockVersionId')
-  @OperationId('GetFlowBlockVersionController_get')
-  @RequirePermission('blocks:read')
-  @ApiOkResponse({ type: FlowBlockVersionResponse, description: 'With `sourceCode`, `artifact` and `gateReport`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.' })
+  @Route('get', ':flowBlockVersionId', {
+    operationId: 'flowBlockVersions_get',
+    permission: 'blocks:read',
+    type: FlowBlockVersionResponse,
+    description: 'With `sourceCode`, `artifact` and `gateReport`.',
+    forbidden: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.',
+    notFound: NOT_FOUND,
+  })
   get(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowBlockId') flowBlockId: string,
@@ -90,13 +86,14 @@ export class FlowBlockVersionsController {
     return this.queryBus.execute(new GetFlowBlockVersionQuery(caller, flowBlockId, flowBlockVersionId));
   }
 
-  @Post(':flowBlockVersionId/compile')
-  @OperationId('CompileFlowBlockVersionController_compile')
-  @HttpCode(200)
-  @RequirePermission('blocks:write')
-  @ApiOkResponse({ type: FlowBlockCompileResult, description: 'The compile gate only; nothing changes, whatever the outcome.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: WRITE_403 })
+  @WriteById('post', ':flowBlockVersionId/compile', {
+    operationId: 'flowBlockVersions_compile',
+    permission: 'blocks:write',
+    type: FlowBlockCompileResult,
+    description: 'The compile gate only; nothing changes, whatever the outcome.',
+    forbidden: WRITE_403,
+    notFound: NOT_FOUND,
+  })
   compile(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowBlockId') flowBlockId: string,
@@ -105,15 +102,16 @@ export class FlowBlockVersionsController {
     return this.commandBus.execute(new CompileFlowBlockVersionCommand(caller, flowBlockId, flowBlockVersionId));
   }
 
-  @Post(':flowBlockVersionId/release')
-  @OperationId('ReleaseFlowBlockVersionController_release')
-  @HttpCode(200)
-  @RequirePermission('blocks:release')
-  @ApiOkResponse({ type: FlowBlockVersionResponse, description: '`released`, with `artifact` and `gateReport`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: '`missing_permission` (tenant block: `blocks:release`); `platform_admin_required` (global block).' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): only a draft is released.' })
-  @ApiUnprocessableEntityResponse({ description: '`FLOW_FAILURE`: `gate` (`compile`/`sandbox`) and `issues`; nothing changed.' })
+  @WriteById('post', ':flowBlockVersionId/release', {
+    operationId: 'flowBlockVersions_release',
+    permission: 'blocks:release',
+    type: FlowBlockVersionResponse,
+    description: '`released`, with `artifact` and `gateReport`.',
+    forbidden: '`missing_permission` (tenant block: `blocks:release`); `platform_admin_required` (global block).',
+    notFound: NOT_FOUND,
+    conflict: '`invalid_state` (+`currentStatus`): only a draft is released.',
+    unprocessable: '`FLOW_FAILURE`: `gate` (`compile`/`sandbox`) and `issues`; nothing changed.',
+  })
   release(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowBlockId') flowBlockId: string,
@@ -122,14 +120,15 @@ export class FlowBlockVersionsController {
     return this.commandBus.execute(new ReleaseFlowBlockVersionCommand(caller, flowBlockId, flowBlockVersionId));
   }
 
-  @Post(':flowBlockVersionId/deprecate')
-  @OperationId('DeprecateFlowBlockVersionController_deprecate')
-  @HttpCode(200)
-  @RequirePermission('blocks:release')
-  @ApiOkResponse({ type: FlowBlockVersionResponse, description: '`deprecated`: unusable for new flow releases; released flows keep running it.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: '`missing_permission` (tenant block: `blocks:release`); `platform_admin_required` (global block).' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): only a released version is deprecated.' })
+  @WriteById('post', ':flowBlockVersionId/deprecate', {
+    operationId: 'flowBlockVersions_deprecate',
+    permission: 'blocks:release',
+    type: FlowBlockVersionResponse,
+    description: '`deprecated`: unusable for new flow releases; released flows keep running it.',
+    forbidden: '`missing_permission` (tenant block: `blocks:release`); `platform_admin_required` (global block).',
+    notFound: NOT_FOUND,
+    conflict: '`invalid_state` (+`currentStatus`): only a released version is deprecated.',
+  })
   deprecate(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowBlockId') flowBlockId: string,

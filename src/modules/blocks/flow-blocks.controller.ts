@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { PageResponse } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -13,6 +11,9 @@ import { FlowBlockResponse } from './domain/flow-block.response.dto';
 import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand, UpdateFlowBlockCommand } from './flow-blocks/flow-block.commands';
 import { GetFlowBlockQuery, ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './flow-blocks/flow-block.queries';
 import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './flow-blocks/flow-block.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_BLOCKS_DOCS } from './flow-blocks.docs';
+import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 export class FlowBlockPage extends PageResponse(FlowBlockResponse) {}
 
@@ -21,6 +22,7 @@ const BLOCK_404 = 'Missing, or a block of a tenant the caller holds no effective
 /** Custom blocks: global ones (platform administrators write, every signed-in user reads) and tenant ones. */
 @ApiTags('flow-blocks')
 @ApiBearerAuth()
+@ApiDocs(FLOW_BLOCKS_DOCS)
 @Controller('v1')
 export class FlowBlocksController {
   constructor(
@@ -28,82 +30,88 @@ export class FlowBlocksController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('flow-blocks')
-  @OperationId('ListGlobalFlowBlocksController_list')
-  @ApiOkResponse({ type: FlowBlockPage, description: 'The global blocks, ascending by (createdAt, flowBlockId); no sources or artifacts.' })
+  @Route('get', 'flow-blocks', {
+    operationId: 'flowBlocks_list',
+    type: FlowBlockPage,
+    description: 'The global blocks, ascending by (createdAt, flowBlockId); no sources or artifacts.',
+  })
   listGlobal(@CurrentPrincipal() principal: Principal, @Query() params: ListFlowBlocksParams): Promise<FlowBlockPage> {
     return this.queryBus.execute(new ListGlobalFlowBlocksQuery(principal, params));
   }
 
-  @Post('flow-blocks')
-  @OperationId('CreateGlobalFlowBlockController_create')
-  @PlatformAdminOnly()
-  @ApiCreatedResponse({ type: FlowBlockResponse, description: 'A `global` block; `Location: /v1/flow-blocks/{flowBlockId}`.' })
-  @ApiConflictResponse({ description: '`duplicate_key` among the global blocks.' })
-  async createGlobal(
+  @Route('post', 'flow-blocks', {
+    operationId: 'flowBlocks_create',
+    platformAdminOnly: true,
+    type: FlowBlockResponse,
+    description: 'A `global` block; `Location: /v1/flow-blocks/{flowBlockId}`.',
+    location: '/v1/flow-blocks/{flowBlockId}',
+    conflict: '`duplicate_key` among the global blocks.',
+  })
+  createGlobal(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateFlowBlockRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FlowBlockResponse> {
-    const block = await this.commandBus.execute(new CreateGlobalFlowBlockCommand(principal, body));
-    res.location(`/v1/flow-blocks/${block.flowBlockId}`);
-    return block;
+    return this.commandBus.execute(new CreateGlobalFlowBlockCommand(principal, body));
   }
 
-  @Get('tenants/:tenantNumber/flow-blocks')
-  @OperationId('ListTenantFlowBlocksController_list')
-  @RequirePermission('blocks:read')
-  @ApiOkResponse({ type: FlowBlockPage, description: "The tenant's own blocks, ascending by (createdAt, flowBlockId); no sources or artifacts." })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `blocks:read` through a tenant-level grant.' })
+  @TenantList('tenants/:tenantNumber/flow-blocks', {
+    operationId: 'tenantFlowBlocks_list',
+    permission: 'blocks:read',
+    type: FlowBlockPage,
+    description: "The tenant's own blocks, ascending by (createdAt, flowBlockId); no sources or artifacts.",
+    forbidden: '`missing_permission`: needs `blocks:read` through a tenant-level grant.',
+  })
   listTenant(@CurrentCaller() caller: Caller, @TenantNumberParam() tenantNumber: number, @Query() params: ListFlowBlocksParams): Promise<FlowBlockPage> {
     return this.queryBus.execute(new ListTenantFlowBlocksQuery(caller, tenantNumber, params));
   }
 
-  @Post('tenants/:tenantNumber/flow-blocks')
-  @OperationId('CreateTenantFlowBlockController_create')
-  @RequirePermission('blocks:write')
-  @ApiCreatedResponse({ type: FlowBlockResponse, description: 'A `tenant` block; `Location: /v1/flow-blocks/{flowBlockId}`.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `blocks:write` through a tenant-level grant.' })
-  @ApiConflictResponse({ description: '`duplicate_key` in the tenant; `max_blocks`: the tenant already holds 500 blocks.' })
-  async createTenant(
+  @TenantCreate('tenants/:tenantNumber/flow-blocks', {
+    operationId: 'tenantFlowBlocks_create',
+    permission: 'blocks:write',
+    type: FlowBlockResponse,
+    description: 'A `tenant` block; `Location: /v1/flow-blocks/{flowBlockId}`.',
+    location: '/v1/flow-blocks/{flowBlockId}',
+    forbidden: '`missing_permission`: needs `blocks:write` through a tenant-level grant.',
+    conflict: '`duplicate_key` in the tenant; `max_blocks`: the tenant already holds 500 blocks.',
+  })
+  createTenant(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
     @Body() body: CreateFlowBlockRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FlowBlockResponse> {
-    const block = await this.commandBus.execute(new CreateTenantFlowBlockCommand(caller, tenantNumber, body));
-    res.location(`/v1/flow-blocks/${block.flowBlockId}`);
-    return block;
+    return this.commandBus.execute(new CreateTenantFlowBlockCommand(caller, tenantNumber, body));
   }
 
-  @Get('tenants/:tenantNumber/flow-block-catalog')
-  @OperationId('GetFlowBlockCatalogController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowBlockCatalog, description: 'Unpaged: the built-in blocks, then global and tenant blocks with their released versions.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `flows:read` through a tenant-level grant.' })
+  @TenantList('tenants/:tenantNumber/flow-block-catalog', {
+    operationId: 'flowBlockCatalog_get',
+    permission: 'flows:read',
+    type: FlowBlockCatalog,
+    description: 'Unpaged: the built-in blocks, then global and tenant blocks with their released versions.',
+    forbidden: '`missing_permission`: needs `flows:read` through a tenant-level grant.',
+  })
   catalog(@CurrentCaller() caller: Caller, @TenantNumberParam() tenantNumber: number): Promise<FlowBlockCatalog> {
     return this.queryBus.execute(new GetFlowBlockCatalogQuery(caller, tenantNumber));
   }
 
-  @Get('flow-blocks/:flowBlockId')
-  @OperationId('GetFlowBlockController_get')
-  @RequirePermission('blocks:read')
-  @ApiOkResponse({ type: FlowBlockResponse })
-  @ApiNotFoundResponse({ description: BLOCK_404 })
-  @ApiForbiddenResponse({ description: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.' })
+  @ReadById('flow-blocks/:flowBlockId', {
+    operationId: 'flowBlocks_get',
+    permission: 'blocks:read',
+    type: FlowBlockResponse,
+    forbidden: '`missing_permission`: a tenant block needs `blocks:read` through a tenant-level grant.',
+    notFound: BLOCK_404,
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('flowBlockId') flowBlockId: string): Promise<FlowBlockResponse> {
     return this.queryBus.execute(new GetFlowBlockQuery(caller, flowBlockId));
   }
 
-  @Patch('flow-blocks/:flowBlockId')
-  @OperationId('UpdateFlowBlockController_update')
-  @RequirePermission('blocks:write')
-  @ApiOkResponse({ type: FlowBlockResponse, description: '`name` and `description`; `key` and `scope` are immutable (`unknown_property`).' })
-  @ApiNotFoundResponse({ description: BLOCK_404 })
-  @ApiForbiddenResponse({ description: '`missing_permission` (tenant block); `platform_admin_required` (global block).' })
+  @WriteById('patch', 'flow-blocks/:flowBlockId', {
+    operationId: 'flowBlocks_update',
+    permission: 'blocks:write',
+    type: FlowBlockResponse,
+    description: '`name` and `description`; `key` and `scope` are immutable (`unknown_property`).',
+    forbidden: '`missing_permission` (tenant block); `platform_admin_required` (global block).',
+    notFound: BLOCK_404,
+  })
   update(@CurrentCaller() caller: Caller, @UuidParam('flowBlockId') flowBlockId: string, @Body() body: UpdateFlowBlockRequest): Promise<FlowBlockResponse> {
     return this.commandBus.execute(new UpdateFlowBlockCommand(caller, flowBlockId, { ...body }));
   }

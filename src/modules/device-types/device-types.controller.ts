@@ -1,18 +1,8 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { IfMatch } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status/change-device-type-status.command';
@@ -26,9 +16,13 @@ import { ListDeviceTypesQuery } from './list-device-types/list-device-types.quer
 import { ListDeviceTypesParams } from './list-device-types/list-device-types.request.dto';
 import { UpdateDeviceTypeCommand } from './update-device-type/update-device-type.command';
 import { UpdateDeviceTypeRequest } from './update-device-type/update-device-type.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICE_TYPES_DOCS } from './device-types.docs';
+import { ReadById, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 @ApiTags('device-types')
 @ApiBearerAuth()
+@ApiDocs(DEVICE_TYPES_DOCS)
 @Controller('v1')
 export class DeviceTypesController {
   constructor(
@@ -36,11 +30,12 @@ export class DeviceTypesController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('tenants/:tenantNumber/device-types')
-  @OperationId('ListDeviceTypesController_list')
-  @RequirePermission('device-types:read')
-  @ApiOkResponse({ type: DeviceTypePage, description: 'Ascending by (createdAt, deviceTypeId); any grant in the tenant may read.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
+  @TenantList('tenants/:tenantNumber/device-types', {
+    operationId: 'deviceTypes_list',
+    permission: 'device-types:read',
+    type: DeviceTypePage,
+    description: 'Ascending by (createdAt, deviceTypeId); any grant in the tenant may read.',
+  })
   list(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
@@ -49,102 +44,95 @@ export class DeviceTypesController {
     return this.queryBus.execute(new ListDeviceTypesQuery(caller, tenantNumber, params));
   }
 
-  @Post('tenants/:tenantNumber/device-types')
-  @OperationId('CreateDeviceTypeController_create')
-  @RequirePermission('device-types:write')
-  @ApiCreatedResponse({ type: DeviceTypeResponse, description: '`Location: /v1/device-types/{deviceTypeId}`, `ETag: "1"`.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs the permission through a tenant-level grant.' })
-  @ApiConflictResponse({ description: '`duplicate_key` (per tenant).' })
-  async create(
+  @TenantCreate('tenants/:tenantNumber/device-types', {
+    operationId: 'deviceTypes_create',
+    permission: 'device-types:write',
+    type: DeviceTypeResponse,
+    description: '`Location: /v1/device-types/{deviceTypeId}`, `ETag: "1"`.',
+    location: '/v1/device-types/{deviceTypeId}',
+    etag: true,
+    forbidden: '`missing_permission`: needs the permission through a tenant-level grant.',
+    conflict: '`duplicate_key` (per tenant).',
+  })
+  create(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
     @Body() body: CreateDeviceTypeRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    const type = await this.commandBus.execute(new CreateDeviceTypeCommand(caller, tenantNumber, body));
-    res.location(`/v1/device-types/${type.deviceTypeId}`);
-    setEtag(res, type);
-    return type;
+    return this.commandBus.execute(new CreateDeviceTypeCommand(caller, tenantNumber, body));
   }
 
-  @Get('device-types/:deviceTypeId')
-  @OperationId('GetDeviceTypeController_get')
-  @RequirePermission('device-types:read')
-  @ApiOkResponse({ type: DeviceTypeResponse, description: 'With `ETag: "<lockVersion>"`.' })
-  @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `device_type`).' })
-  async get(
+  @ReadById('device-types/:deviceTypeId', {
+    operationId: 'deviceTypes_get',
+    permission: 'device-types:read',
+    type: DeviceTypeResponse,
+    description: 'With `ETag: "<lockVersion>"`.',
+    etag: true,
+    notFound: 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `device_type`).',
+  })
+  get(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    const type = await this.queryBus.execute(new GetDeviceTypeQuery(caller, deviceTypeId));
-    setEtag(res, type);
-    return type;
+    return this.queryBus.execute(new GetDeviceTypeQuery(caller, deviceTypeId));
   }
 
-  @Patch('device-types/:deviceTypeId')
-  @OperationId('UpdateDeviceTypeController_update')
-  @RequirePermission('device-types:write')
-  @ApiOkResponse({ type: DeviceTypeResponse, description: 'lockVersion + 1, new `ETag`. `key` is immutable (`unknown_property`).' })
-  @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs the permission through a tenant-level grant.' })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`).' })
-  async update(
+  @WriteById('patch', 'device-types/:deviceTypeId', {
+    operationId: 'deviceTypes_update',
+    permission: 'device-types:write',
+    type: DeviceTypeResponse,
+    description: 'lockVersion + 1, new `ETag`. `key` is immutable (`unknown_property`).',
+    etag: true,
+    forbidden: '`missing_permission`: needs the permission through a tenant-level grant.',
+    notFound: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).',
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`).',
+  })
+  update(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
     @IfMatch() expectedLockVersion: number,
     @Body() body: UpdateDeviceTypeRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    const type = await this.commandBus.execute(new UpdateDeviceTypeCommand(caller, deviceTypeId, expectedLockVersion, { ...body }));
-    setEtag(res, type);
-    return type;
+    return this.commandBus.execute(new UpdateDeviceTypeCommand(caller, deviceTypeId, expectedLockVersion, { ...body }));
   }
 
-  @Post('device-types/:deviceTypeId/disable')
-  @OperationId('ChangeDeviceTypeStatusController_disable')
-  @HttpCode(200)
-  @RequirePermission('device-types:write')
-  @ApiOkResponse({ type: DeviceTypeResponse, description: 'No new devices of this type; its uplinks are stored, not processed. New `ETag`.' })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`); `invalid_state` (+`currentStatus`): already disabled.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs the permission through a tenant-level grant.' })
-  @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).' })
+  @WriteById('post', 'device-types/:deviceTypeId/disable', {
+    operationId: 'deviceTypes_disable',
+    permission: 'device-types:write',
+    type: DeviceTypeResponse,
+    etag: true,
+    description: 'No new devices of this type; its uplinks are stored, not processed. New `ETag`.',
+    forbidden: '`missing_permission`: needs the permission through a tenant-level grant.',
+    notFound: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).',
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`); `invalid_state` (+`currentStatus`): already disabled.',
+  })
   disable(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
     @IfMatch() expectedLockVersion: number,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    return this.change(caller, deviceTypeId, expectedLockVersion, 'disabled', res);
+    return this.change(caller, deviceTypeId, expectedLockVersion, 'disabled');
   }
 
-  @Post('device-types/:deviceTypeId/reactivate')
-  @OperationId('ChangeDeviceTypeStatusController_reactivate')
-  @HttpCode(200)
-  @RequirePermission('device-types:write')
-  @ApiOkResponse({ type: DeviceTypeResponse, description: 'Active again. New `ETag`.' })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`); `invalid_state` (+`currentStatus`): already active.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs the permission through a tenant-level grant.' })
-  @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).' })
+  @WriteById('post', 'device-types/:deviceTypeId/reactivate', {
+    operationId: 'deviceTypes_reactivate',
+    permission: 'device-types:write',
+    type: DeviceTypeResponse,
+    etag: true,
+    description: 'Active again. New `ETag`.',
+    forbidden: '`missing_permission`: needs the permission through a tenant-level grant.',
+    notFound: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `device_type`).',
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`); `invalid_state` (+`currentStatus`): already active.',
+  })
   reactivate(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
     @IfMatch() expectedLockVersion: number,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceTypeResponse> {
-    return this.change(caller, deviceTypeId, expectedLockVersion, 'active', res);
+    return this.change(caller, deviceTypeId, expectedLockVersion, 'active');
   }
 
-  private async change(
-    caller: Caller,
-    deviceTypeId: string,
-    expectedLockVersion: number,
-    status: DeviceTypeStatus,
-    res: Response,
-  ): Promise<DeviceTypeResponse> {
-    const type = await this.commandBus.execute(new ChangeDeviceTypeStatusCommand(caller, deviceTypeId, expectedLockVersion, status));
-    setEtag(res, type);
-    return type;
+  private change(caller: Caller, deviceTypeId: string, expectedLockVersion: number, status: DeviceTypeStatus): Promise<DeviceTypeResponse> {
+    return this.commandBus.execute(new ChangeDeviceTypeStatusCommand(caller, deviceTypeId, expectedLockVersion, status));
   }
 }

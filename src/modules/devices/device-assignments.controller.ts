@@ -1,9 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { AscendingPageParams } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { AssignDeviceCommand } from './assign-device/assign-device.command';
@@ -14,9 +12,13 @@ import { EndDeviceAssignmentRequest } from './end-device-assignment/end-device-a
 import { GetDeviceAssignmentQuery } from './get-device-assignment/get-device-assignment.query';
 import { DeviceAssignmentPage } from './list-device-assignments/device-assignment-page.response.dto';
 import { ListDeviceAssignmentsQuery } from './list-device-assignments/list-device-assignments.query';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DEVICE_ASSIGNMENTS_DOCS } from './device-assignments.docs';
+import { ReadById, Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('devices')
 @ApiBearerAuth()
+@ApiDocs(DEVICE_ASSIGNMENTS_DOCS)
 @Controller('v1/devices')
 export class DeviceAssignmentsController {
   constructor(
@@ -24,46 +26,42 @@ export class DeviceAssignmentsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get(':deviceId/assignments')
-  @OperationId('ListDeviceAssignmentsController_list')
-  @RequirePermission('devices:read')
-  @ApiOkResponse({
+  @Route('get', ':deviceId/assignments', {
+    operationId: 'deviceAssignments_list',
+    permission: 'devices:read',
     type: DeviceAssignmentPage,
     description: 'The periods the caller may see: all of them with a grant on the whole tree, else those in units it can access.',
+    notFound: 'Missing, in another tenant, or outside the caller’s scope.',
   })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
   list(@CurrentCaller() caller: Caller, @UuidParam('deviceId') deviceId: string, @Query() params: AscendingPageParams): Promise<DeviceAssignmentPage> {
     return this.queryBus.execute(new ListDeviceAssignmentsQuery(caller, deviceId, params));
   }
 
-  @Post(':deviceId/assignments')
-  @OperationId('AssignDeviceController_assign')
-  @RequirePermission('devices:assign')
-  @ApiCreatedResponse({
+  @Route('post', ':deviceId/assignments', {
+    operationId: 'deviceAssignments_create',
+    permission: 'devices:assign',
     type: DeviceAssignmentResponse,
-    description:
-      'Assign or move: the open period (if any) is closed at `validFrom` and a new one opens there. ' +
+    location: '/v1/devices/{deviceId}/assignments/{deviceAssignmentId}',
+    description: 'Assign or move: the open period (if any) is closed at `validFrom` and a new one opens there. ' +
       '`Location: /v1/devices/{deviceId}/assignments/{deviceAssignmentId}`. Needs `devices:assign` covering the current and the target unit. ' +
       'A `validFrom` in the future, not after the open period’s start, or before the last period’s end is 400 `body.validFrom` `range`.',
+    notFound: 'Missing, in another tenant, or outside the caller’s scope.',
+    conflict: '`already_assigned` (already in that unit, or a concurrent move won), `organization_unit_disabled`, `invalid_state` (retired).',
   })
-  @ApiConflictResponse({ description: '`already_assigned` (already in that unit, or a concurrent move won), `organization_unit_disabled`, `invalid_state` (retired).' })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
-  async assign(
+  assign(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceId') deviceId: string,
     @Body() body: AssignDeviceRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<DeviceAssignmentResponse> {
-    const assignment = await this.commandBus.execute(new AssignDeviceCommand(caller, deviceId, body));
-    res.location(`/v1/devices/${deviceId}/assignments/${assignment.deviceAssignmentId}`);
-    return assignment;
+    return this.commandBus.execute(new AssignDeviceCommand(caller, deviceId, body));
   }
 
-  @Get(':deviceId/assignments/:deviceAssignmentId')
-  @OperationId('GetDeviceAssignmentController_get')
-  @RequirePermission('devices:read')
-  @ApiOkResponse({ type: DeviceAssignmentResponse })
-  @ApiNotFoundResponse({ description: 'Device or period missing, in another tenant, or outside the caller’s scope.' })
+  @ReadById(':deviceId/assignments/:deviceAssignmentId', {
+    operationId: 'deviceAssignments_get',
+    permission: 'devices:read',
+    type: DeviceAssignmentResponse,
+    notFound: 'Device or period missing, in another tenant, or outside the caller’s scope.',
+  })
   get(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceId') deviceId: string,
@@ -72,16 +70,14 @@ export class DeviceAssignmentsController {
     return this.queryBus.execute(new GetDeviceAssignmentQuery(caller, deviceId, deviceAssignmentId));
   }
 
-  @Post(':deviceId/assignments/:deviceAssignmentId/end')
-  @OperationId('EndDeviceAssignmentController_end')
-  @HttpCode(200)
-  @RequirePermission('devices:assign')
-  @ApiOkResponse({
+  @WriteById('post', ':deviceId/assignments/:deviceAssignmentId/end', {
+    operationId: 'deviceAssignments_end',
+    permission: 'devices:assign',
     type: DeviceAssignmentResponse,
     description: 'Closes the open period; the device becomes unassigned. A `validTo` not after the start or in the future is 400 `body.validTo` `range`.',
+    notFound: 'Device or period missing, in another tenant, or outside the caller’s scope.',
+    conflict: '`assignment_closed`: the period has already ended.',
   })
-  @ApiConflictResponse({ description: '`assignment_closed`: the period has already ended.' })
-  @ApiNotFoundResponse({ description: 'Device or period missing, in another tenant, or outside the caller’s scope.' })
   end(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceId') deviceId: string,

@@ -1,8 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
-import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { EchoQuery } from './echo/echo.query';
 import { EchoRequest } from './echo/echo.request.dto';
 import { EchoResponse } from './echo/echo.response.dto';
@@ -10,35 +9,35 @@ import { GetReadinessQuery } from './get-readiness/get-readiness.query';
 import { ReadinessResponse } from './get-readiness/readiness.response.dto';
 import { GetVersionQuery } from './get-version/get-version.query';
 import { VersionResponse } from './get-version/version.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { DIAGNOSTICS_DOCS } from './diagnostics.docs';
+import { Route } from '../../shared/http/routes';
 
 /** Version and echo: any authenticated caller; readiness detail: platform admins only. */
 @ApiTags('diagnostics')
 @ApiBearerAuth()
+@ApiDocs(DIAGNOSTICS_DOCS)
 @Controller('v1/diagnostics')
 export class DiagnosticsController {
   constructor(private readonly queryBus: QueryBus) {}
 
-  @Get('version')
-  @OperationId('GetVersionController_version')
-  @ApiOkResponse({ type: VersionResponse })
+  @Route('get', 'version', { operationId: 'diagnostics_version', type: VersionResponse })
   version(): Promise<VersionResponse> {
     return this.queryBus.execute(new GetVersionQuery());
   }
 
-  @Post('echo')
-  @OperationId('EchoController_echo')
-  @HttpCode(200)
-  @ApiOkResponse({ type: EchoResponse })
+  @Route('post', 'echo', { operationId: 'diagnostics_echo', status: 200, type: EchoResponse })
   echo(@CurrentPrincipal() principal: Principal, @Body() body: EchoRequest): Promise<EchoResponse> {
     return this.queryBus.execute(new EchoQuery(body.message, principal.userId));
   }
 
   /** The state of every dependency, always 200 (the public probe is `/readyz`). */
-  @Get('readiness')
-  @OperationId('GetReadinessController_readiness')
-  @PlatformAdminOnly()
-  @ApiOkResponse({ type: ReadinessResponse })
-  @ApiForbiddenResponse({ description: '`platform_admin_required`' })
+  @Route('get', 'readiness', {
+    operationId: 'diagnostics_readiness',
+    platformAdminOnly: true,
+    type: ReadinessResponse,
+    forbidden: '`platform_admin_required`',
+  })
   readiness(): Promise<ReadinessResponse> {
     return this.queryBus.execute(new GetReadinessQuery());
   }

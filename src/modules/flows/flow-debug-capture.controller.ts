@@ -1,18 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { ReadById, WriteById } from '../../shared/http/routes';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { EndDebugCaptureCommand, GetDebugCaptureQuery, StartDebugCaptureCommand } from './debug-capture/debug-capture.commands';
 import { FlowDebugCaptureResponse } from './debug-capture/debug-capture.response.dto';
 import { StartDebugCaptureRequest } from './debug-capture/start-debug-capture.request.dto';
+import { DEBUG_CAPTURE_SCHEMA_EXAMPLES, FLOW_DEBUG_CAPTURE_DOCS } from './flow-debug-capture.docs';
 
-const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
+/** A bounded capture of full traces for a flow's live executions. */
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_DEBUG_CAPTURE_DOCS, { schemas: DEBUG_CAPTURE_SCHEMA_EXAMPLES })
 @Controller('v1/flows/:flowId/debug-capture')
 export class FlowDebugCaptureController {
   constructor(
@@ -20,33 +23,36 @@ export class FlowDebugCaptureController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Post()
-  @OperationId('FlowDebugCaptureController_start')
-  @HttpCode(200)
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: FlowDebugCaptureResponse, description: 'The new capture, active.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('post', '', {
+    operationId: 'flowDebugCaptures_start',
+    permission: 'flows:write',
+    type: FlowDebugCaptureResponse,
+    description: 'The new capture, active.',
+    forbidden: FORBIDDEN,
+  })
   start(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Body() body: StartDebugCaptureRequest): Promise<FlowDebugCaptureResponse> {
     return this.commandBus.execute(new StartDebugCaptureCommand(caller, flowId, body.minutes, body.maxExecutions));
   }
 
-  @Get()
-  @OperationId('FlowDebugCaptureController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowDebugCaptureResponse, description: 'The latest capture’s state (inactive, with nulls, when there never was one).' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ReadById('', {
+    operationId: 'flowDebugCaptures_get',
+    permission: 'flows:read',
+    type: FlowDebugCaptureResponse,
+    description: 'The latest capture’s state (inactive, with nulls, when there never was one).',
+    forbidden: FORBIDDEN,
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string): Promise<FlowDebugCaptureResponse> {
     return this.queryBus.execute(new GetDebugCaptureQuery(caller, flowId));
   }
 
-  @Delete()
-  @OperationId('FlowDebugCaptureController_end')
-  @HttpCode(200)
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: FlowDebugCaptureResponse, description: 'The capture, no longer active.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('delete', '', {
+    operationId: 'flowDebugCaptures_end',
+    permission: 'flows:write',
+    status: 200,
+    type: FlowDebugCaptureResponse,
+    description: 'The capture, no longer active.',
+    forbidden: FORBIDDEN,
+  })
   end(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string): Promise<FlowDebugCaptureResponse> {
     return this.commandBus.execute(new EndDebugCaptureCommand(caller, flowId));
   }

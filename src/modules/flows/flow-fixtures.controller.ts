@@ -1,19 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { IfMatch } from '../../shared/concurrency/if-match';
 import { AscendingPageParams } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateFixtureCommand } from './create-fixture/create-fixture.command';
@@ -24,12 +13,16 @@ import { GetFixtureQuery } from './get-fixture/get-fixture.query';
 import { FixturePage } from './list-fixtures/fixture-page.response.dto';
 import { ListFixturesQuery } from './list-fixtures/list-fixtures.query';
 import { ReplaceFixtureCommand } from './replace-fixture/replace-fixture.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_FIXTURES_DOCS } from './flow-fixtures.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 const NOT_FOUND = 'The flow or the fixture is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_fixture`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_FIXTURES_DOCS)
 @Controller('v1/flows/:flowId/fixtures')
 export class FlowFixturesController {
   constructor(
@@ -37,78 +30,81 @@ export class FlowFixturesController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get()
-  @OperationId('ListFixturesController_list')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FixturePage, description: 'Ascending by (createdAt, fixtureId), with `totalCount`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @Route('get', '', {
+    operationId: 'flowFixtures_list',
+    permission: 'flows:read',
+    type: FixturePage,
+    description: 'Ascending by (createdAt, fixtureId), with `totalCount`.',
+    notFound: NOT_FOUND,
+  })
   list(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Query() params: AscendingPageParams): Promise<FixturePage> {
     return this.queryBus.execute(new ListFixturesQuery(caller, flowId, params));
   }
 
-  @Post()
-  @OperationId('CreateFixtureController_create')
-  @RequirePermission('flows:write')
-  @ApiCreatedResponse({ type: FixtureResponse, description: '`Location: /v1/flows/{flowId}/fixtures/{fixtureId}`, `ETag: "1"`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`max_fixtures`: a flow has at most 100 fixtures.' })
-  async create(
+  @Route('post', '', {
+    operationId: 'flowFixtures_create',
+    permission: 'flows:write',
+    type: FixtureResponse,
+    location: '/v1/flows/{flowId}/fixtures/{fixtureId}',
+    description: '`Location: /v1/flows/{flowId}/fixtures/{fixtureId}`, `ETag: "1"`.',
+    etag: true,
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`max_fixtures`: a flow has at most 100 fixtures.',
+  })
+  create(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
     @Body() body: FixtureRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FixtureResponse> {
-    const fixture = await this.commandBus.execute(new CreateFixtureCommand(caller, flowId, body));
-    res.location(`/v1/flows/${flowId}/fixtures/${fixture.fixtureId}`);
-    setEtag(res, fixture);
-    return fixture;
+    return this.commandBus.execute(new CreateFixtureCommand(caller, flowId, body));
   }
 
-  @Get(':fixtureId')
-  @OperationId('GetFixtureController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FixtureResponse, description: 'With `ETag`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  async get(
+  @Route('get', ':fixtureId', {
+    operationId: 'flowFixtures_get',
+    permission: 'flows:read',
+    type: FixtureResponse,
+    description: 'With `ETag`.',
+    etag: true,
+    notFound: NOT_FOUND,
+  })
+  get(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
     @UuidParam('fixtureId') fixtureId: string,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FixtureResponse> {
-    const fixture = await this.queryBus.execute(new GetFixtureQuery(caller, flowId, fixtureId));
-    setEtag(res, fixture);
-    return fixture;
+    return this.queryBus.execute(new GetFixtureQuery(caller, flowId, fixtureId));
   }
 
-  @Put(':fixtureId')
-  @OperationId('ReplaceFixtureController_replace')
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: FixtureResponse, description: 'Fixture updated: the whole fixture replaced, new `ETag`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`).' })
-  async replace(
+  @WriteById('put', ':fixtureId', {
+    operationId: 'flowFixtures_replace',
+    permission: 'flows:write',
+    type: FixtureResponse,
+    description: 'Fixture updated: the whole fixture replaced, new `ETag`.',
+    etag: true,
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`).',
+  })
+  replace(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
     @UuidParam('fixtureId') fixtureId: string,
     @IfMatch() expectedLockVersion: number,
     @Body() body: FixtureRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FixtureResponse> {
-    const fixture = await this.commandBus.execute(new ReplaceFixtureCommand(caller, flowId, fixtureId, expectedLockVersion, body));
-    setEtag(res, fixture);
-    return fixture;
+    return this.commandBus.execute(new ReplaceFixtureCommand(caller, flowId, fixtureId, expectedLockVersion, body));
   }
 
-  @Delete(':fixtureId')
-  @OperationId('DeleteFixtureController_delete')
-  @HttpCode(204)
-  @RequirePermission('flows:write')
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`).' })
+  @WriteById('delete', ':fixtureId', {
+    operationId: 'flowFixtures_delete',
+    permission: 'flows:write',
+    status: 204,
+    description: 'Deleted.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`).',
+  })
   async delete(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,

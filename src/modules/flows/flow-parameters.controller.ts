@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Put, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { DeleteParameterOverrideCommand } from './delete-parameter-override/delete-parameter-override.command';
 import { OverrideTarget, ParameterKeyParam } from './domain/parameter-override.repository';
@@ -15,6 +14,9 @@ import { ListParameterOverridesParams } from './list-parameter-overrides/list-pa
 import { ParameterOverridePage } from './list-parameter-overrides/parameter-override-page.response.dto';
 import { SetParameterOverrideCommand } from './set-parameter-override/set-parameter-override.command';
 import { SetParameterOverrideRequest } from './set-parameter-override/set-parameter-override.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_PARAMETERS_DOCS } from './flow-parameters.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 const NOT_FOUND = 'The flow (or the device, or the override on delete) is missing, or in a tenant the caller has no effective grant in.';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
@@ -23,6 +25,7 @@ const DEVICE_TYPE: OverrideTarget = { level: 'device_type', deviceId: null };
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_PARAMETERS_DOCS)
 @Controller('v1/flows/:flowId')
 export class FlowParametersController {
   constructor(
@@ -30,21 +33,24 @@ export class FlowParametersController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('parameter-overrides')
-  @OperationId('ListParameterOverridesController_list')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: ParameterOverridePage, description: 'Tenant-level overrides included; ascending with `totalCount`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @Route('get', 'parameter-overrides', {
+    operationId: 'parameterOverrides_list',
+    permission: 'flows:read',
+    type: ParameterOverridePage,
+    description: 'Tenant-level overrides included; ascending with `totalCount`.',
+    notFound: NOT_FOUND,
+  })
   list(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Query() params: ListParameterOverridesParams): Promise<ParameterOverridePage> {
     return this.queryBus.execute(new ListParameterOverridesQuery(caller, flowId, params));
   }
 
-  @Put('parameter-overrides/tenant/:key')
-  @OperationId('SetTenantParameterOverrideController_set')
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: ParameterOverrideResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('put', 'parameter-overrides/tenant/:key', {
+    operationId: 'parameterOverrides_setTenant',
+    permission: 'flows:write',
+    type: ParameterOverrideResponse,
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   setTenant(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -54,12 +60,13 @@ export class FlowParametersController {
     return this.commandBus.execute(new SetParameterOverrideCommand(caller, flowId, TENANT, key, body));
   }
 
-  @Put('parameter-overrides/device-type/:key')
-  @OperationId('SetDeviceTypeParameterOverrideController_set')
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: ParameterOverrideResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('put', 'parameter-overrides/device-type/:key', {
+    operationId: 'parameterOverrides_setDeviceType',
+    permission: 'flows:write',
+    type: ParameterOverrideResponse,
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   setDeviceType(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -69,12 +76,13 @@ export class FlowParametersController {
     return this.commandBus.execute(new SetParameterOverrideCommand(caller, flowId, DEVICE_TYPE, key, body));
   }
 
-  @Put('parameter-overrides/devices/:deviceId/:key')
-  @OperationId('SetDeviceParameterOverrideController_set')
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: ParameterOverrideResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('put', 'parameter-overrides/devices/:deviceId/:key', {
+    operationId: 'parameterOverrides_setDevice',
+    permission: 'flows:write',
+    type: ParameterOverrideResponse,
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   setDevice(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -85,35 +93,38 @@ export class FlowParametersController {
     return this.commandBus.execute(new SetParameterOverrideCommand(caller, flowId, { level: 'device', deviceId: deviceId.toLowerCase() }, key, body));
   }
 
-  @Delete('parameter-overrides/tenant/:key')
-  @OperationId('DeleteTenantParameterOverrideController_delete')
-  @HttpCode(204)
-  @RequirePermission('flows:write')
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('delete', 'parameter-overrides/tenant/:key', {
+    operationId: 'parameterOverrides_deleteTenant',
+    permission: 'flows:write',
+    status: 204,
+    description: 'Deleted.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   async deleteTenant(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @ParameterKeyParam() key: string): Promise<void> {
     await this.commandBus.execute(new DeleteParameterOverrideCommand(caller, flowId, TENANT, key));
   }
 
-  @Delete('parameter-overrides/device-type/:key')
-  @OperationId('DeleteDeviceTypeParameterOverrideController_delete')
-  @HttpCode(204)
-  @RequirePermission('flows:write')
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('delete', 'parameter-overrides/device-type/:key', {
+    operationId: 'parameterOverrides_deleteDeviceType',
+    permission: 'flows:write',
+    status: 204,
+    description: 'Deleted.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   async deleteDeviceType(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @ParameterKeyParam() key: string): Promise<void> {
     await this.commandBus.execute(new DeleteParameterOverrideCommand(caller, flowId, DEVICE_TYPE, key));
   }
 
-  @Delete('parameter-overrides/devices/:deviceId/:key')
-  @OperationId('DeleteDeviceParameterOverrideController_delete')
-  @HttpCode(204)
-  @RequirePermission('flows:write')
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
+  @WriteById('delete', 'parameter-overrides/devices/:deviceId/:key', {
+    operationId: 'parameterOverrides_deleteDevice',
+    permission: 'flows:write',
+    status: 204,
+    description: 'Deleted.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
   async deleteDevice(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -123,12 +134,13 @@ export class FlowParametersController {
     await this.commandBus.execute(new DeleteParameterOverrideCommand(caller, flowId, { level: 'device', deviceId: deviceId.toLowerCase() }, key));
   }
 
-  @Get('resolved-parameters')
-  @OperationId('GetResolvedParametersController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: ResolvedParametersResponse })
-  @ApiNotFoundResponse({ description: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `flow`).' })
-  @ApiConflictResponse({ description: '`no_active_version`: no `flowVersionId` given and the flow has no active version.' })
+  @Route('get', 'resolved-parameters', {
+    operationId: 'resolvedParameters_get',
+    permission: 'flows:read',
+    type: ResolvedParametersResponse,
+    notFound: 'Missing, or in a tenant the caller has no effective grant in (`resourceType` `flow`).',
+    conflict: '`no_active_version`: no `flowVersionId` given and the flow has no active version.',
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Query() params: GetResolvedParametersParams): Promise<ResolvedParametersResponse> {
     return this.queryBus.execute(new GetResolvedParametersQuery(caller, flowId, params));
   }

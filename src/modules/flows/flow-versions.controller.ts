@@ -1,19 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateFlowVersionCommand } from './create-flow-version/create-flow-version.command';
 import { CreateFlowVersionRequest } from './create-flow-version/create-flow-version.request.dto';
@@ -26,12 +14,16 @@ import { ListFlowVersionsQuery } from './list-flow-versions/list-flow-versions.q
 import { ListFlowVersionsParams } from './list-flow-versions/list-flow-versions.request.dto';
 import { ReleaseFlowVersionCommand } from './release-flow-version/release-flow-version.command';
 import { ValidateFlowVersionQuery } from './validate-flow-version/validate-flow-version.query';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOW_VERSIONS_DOCS } from './flow-versions.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 const NOT_FOUND = 'The flow or the version is missing, or in a tenant the caller has no effective grant in (`flow`, `flow_version`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOW_VERSIONS_DOCS)
 @Controller('v1/flows/:flowId/versions')
 export class FlowVersionsController {
   constructor(
@@ -39,48 +31,47 @@ export class FlowVersionsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get()
-  @OperationId('ListFlowVersionsController_list')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowVersionPage, description: 'Newest first by versionNumber; no total.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @Route('get', '', {
+    operationId: 'flowVersions_list',
+    permission: 'flows:read',
+    type: FlowVersionPage,
+    description: 'Newest first by versionNumber; no total.',
+    notFound: NOT_FOUND,
+  })
   list(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Query() params: ListFlowVersionsParams): Promise<FlowVersionPage> {
     return this.queryBus.execute(new ListFlowVersionsQuery(caller, flowId, params));
   }
 
-  @Post()
-  @OperationId('CreateFlowVersionController_create')
-  @RequirePermission('flows:write')
-  @ApiCreatedResponse({ type: FlowVersionResponse, description: 'A `draft` numbered max + 1; `Location: /v1/flows/{flowId}/versions/{flowVersionId}`.' })
-  @ApiBadRequestResponse({ description: 'Save rules, paths under `body.graph` / `body.parameters` (e.g. `body.graph.nodes[3].nodeId` `unique`, `body.graph.nodes` `system_node_count`, `body.graph.deviceTypeId` `mismatch`).' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  async create(
+  @Route('post', '', {
+    operationId: 'flowVersions_create',
+    permission: 'flows:write',
+    type: FlowVersionResponse,
+    location: '/v1/flows/{flowId}/versions/{flowVersionId}',
+    description: 'A `draft` numbered max + 1; `Location: /v1/flows/{flowId}/versions/{flowVersionId}`.',
+    badRequest: 'Save rules, paths under `body.graph` / `body.parameters` (e.g. `body.graph.nodes[3].nodeId` `unique`, `body.graph.nodes` `system_node_count`, `body.graph.deviceTypeId` `mismatch`).',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+  })
+  create(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
     @Body() body: CreateFlowVersionRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<FlowVersionResponse> {
-    const version = await this.commandBus.execute(new CreateFlowVersionCommand(caller, flowId, body));
-    res.location(`/v1/flows/${flowId}/versions/${version.flowVersionId}`);
-    return version;
+    return this.commandBus.execute(new CreateFlowVersionCommand(caller, flowId, body));
   }
 
-  @Get(':flowVersionId')
-  @OperationId('GetFlowVersionController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowVersionResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @Route('get', ':flowVersionId', { operationId: 'flowVersions_get', permission: 'flows:read', type: FlowVersionResponse, notFound: NOT_FOUND })
   get(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @UuidParam('flowVersionId') flowVersionId: string): Promise<FlowVersionResponse> {
     return this.queryBus.execute(new GetFlowVersionQuery(caller, flowId, flowVersionId));
   }
 
-  @Post(':flowVersionId/validate')
-  @OperationId('ValidateFlowVersionController_validate')
-  @HttpCode(200)
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: ValidationReportResponse, description: 'Any status; against the current fields and blocks. Stores nothing.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @WriteById('post', ':flowVersionId/validate', {
+    operationId: 'flowVersions_validate',
+    permission: 'flows:read',
+    type: ValidationReportResponse,
+    description: 'Any status; against the current fields and blocks. Stores nothing.',
+    notFound: NOT_FOUND,
+  })
   validate(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -89,15 +80,16 @@ export class FlowVersionsController {
     return this.queryBus.execute(new ValidateFlowVersionQuery(caller, flowId, flowVersionId));
   }
 
-  @Post(':flowVersionId/release')
-  @OperationId('ReleaseFlowVersionController_release')
-  @HttpCode(200)
-  @RequirePermission('flows:release')
-  @ApiOkResponse({ type: FlowVersionResponse, description: '`released` with `checksum` and `releasedAt`; not activated.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): only a draft is released.' })
-  @ApiUnprocessableEntityResponse({ description: 'FLOW_FAILURE `gate` `compile` with `details.issues`.' })
+  @WriteById('post', ':flowVersionId/release', {
+    operationId: 'flowVersions_release',
+    permission: 'flows:release',
+    type: FlowVersionResponse,
+    description: '`released` with `checksum` and `releasedAt`; not activated.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`invalid_state` (+`currentStatus`): only a draft is released.',
+    unprocessable: 'FLOW_FAILURE `gate` `compile` with `details.issues`.',
+  })
   release(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -106,14 +98,15 @@ export class FlowVersionsController {
     return this.commandBus.execute(new ReleaseFlowVersionCommand(caller, flowId, flowVersionId));
   }
 
-  @Post(':flowVersionId/deprecate')
-  @OperationId('DeprecateFlowVersionController_deprecate')
-  @HttpCode(200)
-  @RequirePermission('flows:release')
-  @ApiOkResponse({ type: FlowVersionResponse, description: '`deprecated`; an active version stays active but cannot be activated again.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): only a released version is deprecated.' })
+  @WriteById('post', ':flowVersionId/deprecate', {
+    operationId: 'flowVersions_deprecate',
+    permission: 'flows:release',
+    type: FlowVersionResponse,
+    description: '`deprecated`; an active version stays active but cannot be activated again.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`invalid_state` (+`currentStatus`): only a released version is deprecated.',
+  })
   deprecate(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -20,12 +19,16 @@ import { ListFlowsQuery } from './list-flows/list-flows.query';
 import { ListFlowsParams } from './list-flows/list-flows.request.dto';
 import { UpdateFlowCommand } from './update-flow/update-flow.command';
 import { UpdateFlowRequest } from './update-flow/update-flow.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { FLOWS_DOCS } from './flows.docs';
+import { ReadById, Route, TenantList, WriteById } from '../../shared/http/routes';
 
 const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';
 
 @ApiTags('flows')
 @ApiBearerAuth()
+@ApiDocs(FLOWS_DOCS)
 @Controller('v1')
 export class FlowsController {
   constructor(
@@ -33,13 +36,15 @@ export class FlowsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Post('device-types/:deviceTypeId/flow')
-  @OperationId('CreateFlowController_create')
-  @RequirePermission('flows:write')
-  @ApiCreatedResponse({ type: FlowResponse, description: '`Location: /v1/flows/{flowId}`, `ETag: "1"`; the first draft (version 1) holds the two output nodes.' })
-  @ApiNotFoundResponse({ description: 'No such device type visible to the caller (`resourceType` `device_type`).' })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`flow_exists`: the device type has its flow; `duplicate_key` (per tenant).' })
+  @Route('post', 'device-types/:deviceTypeId/flow', {
+    operationId: 'flows_create',
+    permission: 'flows:write',
+    type: FlowResponse,
+    description: '`Location: /v1/flows/{flowId}`, `ETag: "1"`; the first draft (version 1) holds the two output nodes.',
+    forbidden: FORBIDDEN,
+    notFound: 'No such device type visible to the caller (`resourceType` `device_type`).',
+    conflict: '`flow_exists`: the device type has its flow; `duplicate_key` (per tenant).',
+  })
   async create(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
@@ -51,11 +56,13 @@ export class FlowsController {
     return this.send(res, result);
   }
 
-  @Get('device-types/:deviceTypeId/flow')
-  @OperationId('GetDeviceTypeFlowController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowResponse, description: 'With `ETag`.' })
-  @ApiNotFoundResponse({ description: 'No such device type visible to the caller (`device_type`), or the type has no flow yet (`flow`).' })
+  @Route('get', 'device-types/:deviceTypeId/flow', {
+    operationId: 'flows_getByDeviceType',
+    permission: 'flows:read',
+    type: FlowResponse,
+    description: 'With `ETag`.',
+    notFound: 'No such device type visible to the caller (`device_type`), or the type has no flow yet (`flow`).',
+  })
   async getByDeviceType(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceTypeId') deviceTypeId: string,
@@ -64,31 +71,36 @@ export class FlowsController {
     return this.send(res, await this.queryBus.execute(new GetDeviceTypeFlowQuery(caller, deviceTypeId)));
   }
 
-  @Get('tenants/:tenantNumber/flows')
-  @OperationId('ListFlowsController_list')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowPage, description: 'Ascending by (createdAt, flowId), with `totalCount`.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
+  @TenantList('tenants/:tenantNumber/flows', {
+    operationId: 'flows_list',
+    permission: 'flows:read',
+    type: FlowPage,
+    description: 'Ascending by (createdAt, flowId), with `totalCount`.',
+  })
   list(@CurrentCaller() caller: Caller, @TenantNumberParam() tenantNumber: number, @Query() params: ListFlowsParams): Promise<FlowPage> {
     return this.queryBus.execute(new ListFlowsQuery(caller, tenantNumber, params));
   }
 
-  @Get('flows/:flowId')
-  @OperationId('GetFlowController_get')
-  @RequirePermission('flows:read')
-  @ApiOkResponse({ type: FlowResponse, description: 'With `ETag` (the flow\'s lockVersion).' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ReadById('flows/:flowId', {
+    operationId: 'flows_get',
+    permission: 'flows:read',
+    type: FlowResponse,
+    description: 'With `ETag` (the flow\'s lockVersion).',
+    notFound: NOT_FOUND,
+  })
   async get(@CurrentCaller() caller: Caller, @UuidParam('flowId') flowId: string, @Res({ passthrough: true }) res: Response): Promise<FlowResponse> {
     return this.send(res, await this.queryBus.execute(new GetFlowQuery(caller, flowId)));
   }
 
-  @Patch('flows/:flowId')
-  @OperationId('UpdateFlowController_update')
-  @RequirePermission('flows:write')
-  @ApiOkResponse({ type: FlowResponse, description: 'New `ETag`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`).' })
+  @WriteById('patch', 'flows/:flowId', {
+    operationId: 'flows_update',
+    permission: 'flows:write',
+    type: FlowResponse,
+    description: 'New `ETag`.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`).',
+  })
   async update(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,
@@ -99,14 +111,15 @@ export class FlowsController {
     return this.send(res, await this.commandBus.execute(new UpdateFlowCommand(caller, flowId, expectedLockVersion, { ...body })));
   }
 
-  @Post('flows/:flowId/activate')
-  @OperationId('ActivateFlowController_activate')
-  @HttpCode(200)
-  @RequirePermission('flows:release')
-  @ApiOkResponse({ type: FlowResponse, description: 'The flow with its new active version and a new `ETag`.' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
-  @ApiForbiddenResponse({ description: FORBIDDEN })
-  @ApiConflictResponse({ description: '`lock_version_mismatch` (+`currentLockVersion`); `version_not_released` (+`currentStatus`); `already_active`.' })
+  @WriteById('post', 'flows/:flowId/activate', {
+    operationId: 'flows_activate',
+    permission: 'flows:release',
+    type: FlowResponse,
+    description: 'The flow with its new active version and a new `ETag`.',
+    forbidden: FORBIDDEN,
+    notFound: NOT_FOUND,
+    conflict: '`lock_version_mismatch` (+`currentLockVersion`); `version_not_released` (+`currentStatus`); `already_active`.',
+  })
   async activate(
     @CurrentCaller() caller: Caller,
     @UuidParam('flowId') flowId: string,

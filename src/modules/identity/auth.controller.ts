@@ -1,18 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCookieAuth,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
 import { AllowDuringPasswordChange, CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { Public } from '../../shared/auth/public.decorator';
 import { AuthenticationFailedError, DomainError } from '../../shared/errors/domain-error';
@@ -28,8 +17,12 @@ import { LoginRequest } from './login/login.request.dto';
 import { LogoutAllCommand } from './logout-all/logout-all.command';
 import { LogoutCommand } from './logout/logout.command';
 import { RefreshCommand } from './refresh/refresh.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { AUTH_DOCS } from './auth.docs';
+import { Route } from '../../shared/http/routes';
 
 @ApiTags('auth')
+@ApiDocs(AUTH_DOCS)
 @Controller('v1/auth')
 export class AuthController {
   constructor(
@@ -38,13 +31,13 @@ export class AuthController {
     private readonly queryBus: QueryBus,
   ) {}
 
-  @Public()
-  @Post('login')
-  @OperationId('LoginController_login')
-  @HttpCode(200)
-  @ApiOkResponse({ type: TokenResponse, description: 'Token object; the refresh token is set as a cookie.' })
-  @ApiUnauthorizedResponse({ description: 'Generic sign-in failure.' })
-  @ApiTooManyRequestsResponse({ description: 'Login throttle; see Retry-After.' })
+  @Route('post', 'login', {
+    operationId: 'auth_login',
+    status: 200,
+    type: TokenResponse,
+    description: 'Token object; the refresh token is set as a cookie.',
+    extra: [Public(), ApiUnauthorizedResponse({ description: 'Generic sign-in failure.' }), ApiTooManyRequestsResponse({ description: 'Login throttle; see Retry-After.' })],
+  })
   async login(
     @Body() body: LoginRequest,
     @Req() req: Request,
@@ -56,15 +49,15 @@ export class AuthController {
   }
 
   /** Cookie-authenticated (no bearer): the access token may already have expired. */
-  @Public()
-  @Post('refresh')
-  @OperationId('RefreshController_refresh')
-  @HttpCode(200)
-  @ApiCookieAuth('refreshCookie')
-  @ApiOkResponse({ type: TokenResponse, description: 'Token object; the cookie is rotated.' })
-  @ApiUnauthorizedResponse({ description: 'Cookie missing, invalid, expired, revoked or reused; the cookie is cleared.' })
-  @ApiForbiddenResponse({ description: '`origin_not_allowed`' })
-  @ApiConflictResponse({ description: '`refresh_in_progress` with Retry-After: 1' })
+  @Route('post', 'refresh', {
+    operationId: 'auth_refresh',
+    status: 200,
+    type: TokenResponse,
+    description: 'Token object; the cookie is rotated.',
+    forbidden: '`origin_not_allowed`',
+    conflict: '`refresh_in_progress` with Retry-After: 1',
+    extra: [Public(), ApiCookieAuth('refreshCookie'), ApiUnauthorizedResponse({ description: 'Cookie missing, invalid, expired, revoked or reused; the cookie is cleared.' })],
+  })
   async refresh(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TokenResponse> {
     this.cookie.assertAllowedOrigin(req);
     const token = this.cookie.read(req);
@@ -79,13 +72,13 @@ export class AuthController {
     }
   }
 
-  @Post('logout')
-  @OperationId('LogoutController_logout')
-  @HttpCode(204)
-  @AllowDuringPasswordChange()
-  @ApiNoContentResponse({ description: 'Session revoked, cookie cleared.' })
-  @ApiForbiddenResponse({ description: '`origin_not_allowed`' })
-  @ApiBearerAuth()
+  @Route('post', 'logout', {
+    operationId: 'auth_logout',
+    status: 204,
+    description: 'Session revoked, cookie cleared.',
+    forbidden: '`origin_not_allowed`',
+    extra: [AllowDuringPasswordChange(), ApiBearerAuth()],
+  })
   async logout(
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
@@ -96,32 +89,29 @@ export class AuthController {
     this.cookie.clear(res);
   }
 
-  @Post('logout-all')
-  @OperationId('LogoutAllController_logoutAll')
-  @HttpCode(204)
-  @AllowDuringPasswordChange()
-  @ApiNoContentResponse({ description: 'Every session of the caller revoked, cookie cleared.' })
-  @ApiBearerAuth()
+  @Route('post', 'logout-all', {
+    operationId: 'auth_logoutAll',
+    status: 204,
+    description: 'Every session of the caller revoked, cookie cleared.',
+    extra: [AllowDuringPasswordChange(), ApiBearerAuth()],
+  })
   async logoutAll(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.commandBus.execute(new LogoutAllCommand(principal.userId));
     this.cookie.clear(res);
   }
 
-  @Get('me')
-  @OperationId('GetMeController_me')
-  @AllowDuringPasswordChange()
-  @ApiOkResponse({ type: MeResponse })
-  @ApiBearerAuth()
+  @Route('get', 'me', { operationId: 'auth_me', type: MeResponse, extra: [AllowDuringPasswordChange(), ApiBearerAuth()] })
   me(@CurrentPrincipal() principal: Principal, @Query() query: GetMeParams): Promise<MeResponse> {
     return this.queryBus.execute(new GetMeQuery(principal, query.tenantNumber));
   }
 
-  @Post('change-password')
-  @OperationId('ChangePasswordController_changePassword')
-  @HttpCode(200)
-  @AllowDuringPasswordChange()
-  @ApiOkResponse({ type: TokenResponse, description: 'Token and cookie of one new session; every earlier one revoked.' })
-  @ApiBearerAuth()
+  @Route('post', 'change-password', {
+    operationId: 'auth_changePassword',
+    status: 200,
+    type: TokenResponse,
+    description: 'Token and cookie of one new session; every earlier one revoked.',
+    extra: [AllowDuringPasswordChange(), ApiBearerAuth()],
+  })
   async changePassword(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ChangePasswordRequest,

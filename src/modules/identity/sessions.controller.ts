@@ -1,15 +1,18 @@
-import { Controller, Delete, Get, HttpCode } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { ListSessionsQuery } from './list-sessions/list-sessions.query';
 import { SessionList } from './list-sessions/session-list.response.dto';
 import { RevokeSessionCommand } from './revoke-session/revoke-session.command';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { SESSIONS_DOCS } from './sessions.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('auth')
 @ApiBearerAuth()
+@ApiDocs(SESSIONS_DOCS)
 @Controller('v1/auth')
 export class SessionsController {
   constructor(
@@ -17,18 +20,17 @@ export class SessionsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('sessions')
-  @OperationId('ListSessionsController_list')
-  @ApiOkResponse({ type: SessionList })
+  @Route('get', 'sessions', { operationId: 'sessions_list', type: SessionList })
   list(@CurrentPrincipal() principal: Principal): Promise<SessionList> {
     return this.queryBus.execute(new ListSessionsQuery(principal));
   }
 
-  @Delete('sessions/:sessionId')
-  @OperationId('RevokeSessionController_revoke')
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Revoked (the current session too).' })
-  @ApiNotFoundResponse({ description: 'No such active session of the caller.' })
+  @WriteById('delete', 'sessions/:sessionId', {
+    operationId: 'sessions_revoke',
+    status: 204,
+    description: 'Revoked (the current session too).',
+    notFound: 'No such active session of the caller.',
+  })
   async revoke(@CurrentPrincipal() principal: Principal, @UuidParam('sessionId') sessionId: string): Promise<void> {
     await this.commandBus.execute(new RevokeSessionCommand(principal.userId, sessionId));
   }

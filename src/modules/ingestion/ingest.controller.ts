@@ -1,9 +1,7 @@
-import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Controller, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import getRawBody from 'raw-body';
-import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, TTS_UPLINK_EXAMPLE } from '../../openapi/ingestion-docs';
-import { OperationId } from '../../openapi/operation-id';
 import { Public } from '../../shared/auth/public.decorator';
 import { SkipRateLimit } from '../../shared/auth/rate-limit.guard';
 import { correlationIdOf } from '../../shared/context/correlation-id';
@@ -13,11 +11,37 @@ import type { IngestSource } from './domain/raw-ingestion-message.entity';
 import { IngestionCaller, ingestionCallerOf, IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { INGEST_BODY_LIMIT, UplinkIntake } from './ingest/uplink-intake';
 import { MapResult, mapChirpStackUp, mapHttpUplink, mapTtsMessage } from './ingest/uplink-mapping';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { Route } from '../../shared/http/routes';
+import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, INGEST_DOCS, TTS_UPLINK_EXAMPLE } from './ingest.docs';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;|$)/i;
 const CHIRPSTACK_IGNORED = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'];
 const ENABLE_JSON =
   'ChirpStack posted a binary (Protobuf) body: set the HTTP integration\'s payload encoding to JSON (ChirpStack: Application → Integrations → HTTP → Payload encoding: JSON).';
+
+const INVALID_TOKEN = ApiUnauthorizedResponse({ description: '`invalid_token`: unknown or revoked ingestion token.' });
+
+const HTTP_UPLINK_BODY = ApiBody({
+  schema: {
+    type: 'object',
+    required: ['devEui', 'payload'],
+    additionalProperties: false,
+    example: HTTP_UPLINK_EXAMPLE,
+    properties: {
+      devEui: { type: 'string', pattern: '^[0-9A-Fa-f]{16}$' },
+      payload: {
+        type: 'object',
+        required: ['encoding', 'data'],
+        additionalProperties: false,
+        properties: { encoding: { type: 'string', enum: ['base64', 'hex', 'utf8', 'json'] }, data: { type: 'string', maxLength: 65536 } },
+      },
+      observedAt: { type: 'string', format: 'date-time' },
+      connectionData: { type: 'object', additionalProperties: true, description: 'At most 16 KiB as JSON.' },
+      messageId: { type: 'string', minLength: 1, maxLength: 128, description: 'Repeats within 24 h are answered with the original.' },
+    },
+  },
+});
 
 /**
  * Network servers' webhooks. Each request is authenticated by its ingestion token before the body is read,
@@ -29,19 +53,24 @@ const ENABLE_JSON =
 @Public()
 @SkipRateLimit()
 @UseGuards(IngestionTokenGuard)
+@ApiDocs(INGEST_DOCS)
 @Controller('v1/ingestion')
 export class IngestController {
   constructor(private readonly intake: UplinkIntake) {}
 
-  @Post('chirpstack')
-  @OperationId('IngestChirpStackController_ingest')
-  @HttpCode(202)
-  @ApiQuery({ name: 'event', required: true, enum: ['up', ...CHIRPSTACK_IGNORED] })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: CHIRPSTACK_UP_EXAMPLE }, description: 'A ChirpStack v4 HTTP integration event (JSON encoding).' })
-  @ApiResponse({ status: 202, type: IngestAckResponse, description: '`event=up`: stored and committed.' })
-  @ApiNoContentResponse({ description: 'join, status, ack, txack, log, location, integration: not stored.' })
-  @ApiBadRequestResponse({ description: 'Missing or unknown `event`; a Protobuf body (enable JSON); a malformed uplink (stored as rejected).' })
-  @ApiUnauthorizedResponse({ description: '`invalid_token`: unknown or revoked ingestion token.' })
+  @Route('post', 'chirpstack', {
+    operationId: 'ingestion_chirpStack',
+    status: 202,
+    type: IngestAckResponse,
+    description: '`event=up`: stored and committed.',
+    badRequest: 'Missing or unknown `event`; a Protobuf body (enable JSON); a malformed uplink (stored as rejected).',
+    extra: [
+      ApiQuery({ name: 'event', required: true, enum: ['up', ...CHIRPSTACK_IGNORED] }),
+      ApiBody({ schema: { type: 'object', additionalProperties: true, example: CHIRPSTACK_UP_EXAMPLE }, description: 'A ChirpStack v4 HTTP integration event (JSON encoding).' }),
+      ApiNoContentResponse({ description: 'join, status, ack, txack, log, location, integration: not stored.' }),
+      INVALID_TOKEN,
+    ],
+  })
   async chirpstack(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
     const caller = ingestionCallerOf(req);
     const event = req.query.event;
@@ -55,46 +84,35 @@ export class IngestController {
     return this.ingest('chirpstack', 'up', caller, contentType, body, mapChirpStackUp, req, res);
   }
 
-  @Post('tts')
-  @OperationId('IngestTtsController_ingest')
-  @HttpCode(202)
-  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: TTS_UPLINK_EXAMPLE }, description: 'A The Things Stack v3 webhook message (JSON).' })
-  @ApiResponse({ status: 202, type: IngestAckResponse, description: '`uplink_message`: stored and committed.' })
-  @ApiNoContentResponse({ description: 'Any other message type: not stored.' })
-  @ApiBadRequestResponse({ description: 'Not JSON; a malformed uplink (stored as rejected).' })
-  @ApiUnauthorizedResponse({ description: '`invalid_token`: unknown or revoked ingestion token.' })
+  @Route('post', 'tts', {
+    operationId: 'ingestion_tts',
+    status: 202,
+    type: IngestAckResponse,
+    description: '`uplink_message`: stored and committed.',
+    badRequest: 'Not JSON; a malformed uplink (stored as rejected).',
+    extra: [
+      ApiBody({ schema: { type: 'object', additionalProperties: true, example: TTS_UPLINK_EXAMPLE }, description: 'A The Things Stack v3 webhook message (JSON).' }),
+      ApiNoContentResponse({ description: 'Any other message type: not stored.' }),
+      INVALID_TOKEN,
+    ],
+  })
   async tts(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
     const caller = ingestionCallerOf(req);
     const { contentType, body } = await readJsonRequest(req);
     return this.ingest('tts', 'uplink_message', caller, contentType, body, mapTtsMessage, req, res);
   }
 
-  @Post('http')
-  @OperationId('IngestHttpController_ingest')
-  @HttpCode(202)
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['devEui', 'payload'],
-      additionalProperties: false,
-      example: HTTP_UPLINK_EXAMPLE,
-      properties: {
-        devEui: { type: 'string', pattern: '^[0-9A-Fa-f]{16}$' },
-        payload: {
-          type: 'object',
-          required: ['encoding', 'data'],
-          additionalProperties: false,
-          properties: { encoding: { type: 'string', enum: ['base64', 'hex', 'utf8', 'json'] }, data: { type: 'string', maxLength: 65536 } },
-        },
-        observedAt: { type: 'string', format: 'date-time' },
-        connectionData: { type: 'object', additionalProperties: true, description: 'At most 16 KiB as JSON.' },
-        messageId: { type: 'string', minLength: 1, maxLength: 128, description: 'Repeats within 24 h are answered with the original.' },
-      },
-    },
+  @Route('post', 'http', {
+    operationId: 'ingestion_http',
+    status: 202,
+    type: IngestAckResponse,
+    description: 'Stored and committed.',
+    badRequest: 'Not JSON; a body that breaks the rules (stored as rejected).',
+    extra: [
+      HTTP_UPLINK_BODY,
+      INVALID_TOKEN,
+    ],
   })
-  @ApiResponse({ status: 202, type: IngestAckResponse, description: 'Stored and committed.' })
-  @ApiBadRequestResponse({ description: 'Not JSON; a body that breaks the rules (stored as rejected).' })
-  @ApiUnauthorizedResponse({ description: '`invalid_token`: unknown or revoked ingestion token.' })
   async http(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
     const caller = ingestionCallerOf(req);
     const { contentType, body } = await readJsonRequest(req);

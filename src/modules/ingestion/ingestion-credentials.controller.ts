@@ -1,18 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import {
@@ -30,9 +20,14 @@ import {
   IngestionCredentialPage,
   IngestionCredentialResponse,
 } from './domain/ingestion-credential.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { INGESTION_CREDENTIALS_DOCS } from './ingestion-credentials.docs';
+import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
+import { INGESTION_PARAMETER_EXAMPLES, INGESTION_SCHEMA_EXAMPLES } from './ingestion.examples';
 
 @ApiTags('ingestion')
 @ApiBearerAuth()
+@ApiDocs(INGESTION_CREDENTIALS_DOCS, { schemas: INGESTION_SCHEMA_EXAMPLES, parameters: INGESTION_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class IngestionCredentialsController {
   constructor(
@@ -40,12 +35,13 @@ export class IngestionCredentialsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('tenants/:tenantNumber/ingestion-credentials')
-  @OperationId('ListTenantIngestionCredentialsController_list')
-  @RequirePermission('ingestion:manage')
-  @ApiOkResponse({ type: IngestionCredentialPage, description: 'Ascending by (createdAt, ingestionCredentialId); never the token.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `ingestion:manage` through a tenant-level grant.' })
+  @TenantList('tenants/:tenantNumber/ingestion-credentials', {
+    operationId: 'tenantIngestionCredentials_list',
+    permission: 'ingestion:manage',
+    type: IngestionCredentialPage,
+    description: 'Ascending by (createdAt, ingestionCredentialId); never the token.',
+    forbidden: '`missing_permission`: needs `ingestion:manage` through a tenant-level grant.',
+  })
   listTenant(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
@@ -54,64 +50,67 @@ export class IngestionCredentialsController {
     return this.queryBus.execute(new ListTenantIngestionCredentialsQuery(caller, tenantNumber, params));
   }
 
-  @Post('tenants/:tenantNumber/ingestion-credentials')
-  @OperationId('CreateTenantIngestionCredentialController_create')
-  @RequirePermission('ingestion:manage')
-  @ApiCreatedResponse({ type: CreatedIngestionCredentialResponse, description: '`Location: /v1/ingestion-credentials/{id}`; `token` appears only here.' })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `ingestion:manage` through a tenant-level grant.' })
-  @ApiConflictResponse({ description: '`max_credentials`: the tenant already holds 10 active credentials.' })
-  async createTenant(
+  @TenantCreate('tenants/:tenantNumber/ingestion-credentials', {
+    operationId: 'tenantIngestionCredentials_create',
+    permission: 'ingestion:manage',
+    type: CreatedIngestionCredentialResponse,
+    description: '`Location: /v1/ingestion-credentials/{id}`; `token` appears only here.',
+    location: '/v1/ingestion-credentials/{ingestionCredentialId}',
+    forbidden: '`missing_permission`: needs `ingestion:manage` through a tenant-level grant.',
+    conflict: '`max_credentials`: the tenant already holds 10 active credentials.',
+  })
+  createTenant(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
     @Body() body: CreateIngestionCredentialRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<CreatedIngestionCredentialResponse> {
-    const created = await this.commandBus.execute(new CreateIngestionCredentialCommand(caller.principal, { tenantNumber, caller }, body));
-    res.location(`/v1/ingestion-credentials/${created.ingestionCredentialId}`);
-    return created;
+    return this.commandBus.execute(new CreateIngestionCredentialCommand(caller.principal, { tenantNumber, caller }, body));
   }
 
-  @Get('ingestion-credentials')
-  @OperationId('ListIngestionCredentialsController_list')
-  @PlatformAdminOnly()
-  @ApiOkResponse({ type: IngestionCredentialPage, description: 'Every scope, ascending by (createdAt, ingestionCredentialId).' })
+  @Route('get', 'ingestion-credentials', {
+    operationId: 'ingestionCredentials_list',
+    platformAdminOnly: true,
+    type: IngestionCredentialPage,
+    description: 'Every scope, ascending by (createdAt, ingestionCredentialId).',
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListIngestionCredentialsParams): Promise<IngestionCredentialPage> {
     return this.queryBus.execute(new ListIngestionCredentialsQuery(principal.userId, params));
   }
 
-  @Post('ingestion-credentials')
-  @OperationId('CreatePlatformIngestionCredentialController_create')
-  @PlatformAdminOnly()
-  @ApiCreatedResponse({ type: CreatedIngestionCredentialResponse, description: 'A `platform` credential (routes to any tenant); `token` appears only here.' })
-  async createPlatform(
+  @Route('post', 'ingestion-credentials', {
+    operationId: 'ingestionCredentials_create',
+    platformAdminOnly: true,
+    type: CreatedIngestionCredentialResponse,
+    description: 'A `platform` credential (routes to any tenant); `token` appears only here.',
+    location: '/v1/ingestion-credentials/{ingestionCredentialId}',
+  })
+  createPlatform(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateIngestionCredentialRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<CreatedIngestionCredentialResponse> {
-    const created = await this.commandBus.execute(new CreateIngestionCredentialCommand(principal, null, body));
-    res.location(`/v1/ingestion-credentials/${created.ingestionCredentialId}`);
-    return created;
+    return this.commandBus.execute(new CreateIngestionCredentialCommand(principal, null, body));
   }
 
-  @Get('ingestion-credentials/:ingestionCredentialId')
-  @OperationId('GetIngestionCredentialController_get')
-  @RequirePermission('ingestion:manage')
-  @ApiOkResponse({ type: IngestionCredentialResponse })
-  @ApiNotFoundResponse({ description: 'Missing, a platform credential for a non-admin, or another tenant\'s: one answer.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `ingestion:manage` in the credential\'s tenant.' })
+  @ReadById('ingestion-credentials/:ingestionCredentialId', {
+    operationId: 'ingestionCredentials_get',
+    permission: 'ingestion:manage',
+    type: IngestionCredentialResponse,
+    forbidden: '`missing_permission`: needs `ingestion:manage` in the credential\'s tenant.',
+    notFound: 'Missing, a platform credential for a non-admin, or another tenant\'s: one answer.',
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('ingestionCredentialId') id: string): Promise<IngestionCredentialResponse> {
     return this.queryBus.execute(new GetIngestionCredentialQuery(caller, id));
   }
 
-  @Post('ingestion-credentials/:ingestionCredentialId/revoke')
-  @OperationId('RevokeIngestionCredentialController_revoke')
-  @HttpCode(200)
-  @RequirePermission('ingestion:manage')
-  @ApiOkResponse({ type: IngestionCredentialResponse, description: '`revoked`, terminal; the next request with the token is 401 on every replica.' })
-  @ApiNotFoundResponse({ description: 'Missing, a platform credential for a non-admin, or another tenant\'s: one answer.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: needs `ingestion:manage` in the credential\'s tenant.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already revoked.' })
+  @WriteById('post', 'ingestion-credentials/:ingestionCredentialId/revoke', {
+    operationId: 'ingestionCredentials_revoke',
+    permission: 'ingestion:manage',
+    type: IngestionCredentialResponse,
+    description: '`revoked`, terminal; the next request with the token is 401 on every replica.',
+    forbidden: '`missing_permission`: needs `ingestion:manage` in the credential\'s tenant.',
+    notFound: 'Missing, a platform credential for a non-admin, or another tenant\'s: one answer.',
+    conflict: '`invalid_state` (+`currentStatus`): already revoked.',
+  })
   revoke(@CurrentCaller() caller: Caller, @UuidParam('ingestionCredentialId') id: string): Promise<IngestionCredentialResponse> {
     return this.commandBus.execute(new RevokeIngestionCredentialCommand(caller, id));
   }

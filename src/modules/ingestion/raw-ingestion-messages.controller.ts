@@ -1,30 +1,33 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { RawMessageDetailResponse, RawMessagePage } from './domain/raw-message.response.dto';
 import { GetRawMessageParams, GetRawMessageQuery, ListRawMessagesParams, ListRawMessagesQuery } from './raw-messages/raw-message.queries';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { RAW_INGESTION_MESSAGES_DOCS } from './raw-ingestion-messages.docs';
+import { Route } from '../../shared/http/routes';
 
 @ApiTags('ingestion')
 @ApiBearerAuth()
 @PlatformAdminOnly()
+@ApiDocs(RAW_INGESTION_MESSAGES_DOCS)
 @Controller('v1/raw-ingestion-messages')
 export class RawIngestionMessagesController {
   constructor(private readonly queryBus: QueryBus) {}
 
-  @Get()
-  @OperationId('ListRawIngestionMessagesController_list')
-  @ApiOkResponse({ type: RawMessagePage, description: 'Newest first by `receivedAt`; no bodies.' })
+  @Route('get', '', { operationId: 'rawIngestionMessages_list', type: RawMessagePage, description: 'Newest first by `receivedAt`; no bodies.' })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListRawMessagesParams): Promise<RawMessagePage> {
     return this.queryBus.execute(new ListRawMessagesQuery(principal.userId, params));
   }
 
-  @Get(':rawIngestionMessageId')
-  @OperationId('GetRawIngestionMessageController_get')
-  @ApiOkResponse({ type: RawMessageDetailResponse, description: 'With the exact body; audited as `raw_ingestion_message.read`.' })
-  @ApiNotFoundResponse({ description: '`raw_ingestion_message`: no such message (or not at the hinted `receivedAt`).' })
+  @Route('get', ':rawIngestionMessageId', {
+    operationId: 'rawIngestionMessages_get',
+    type: RawMessageDetailResponse,
+    description: 'With the exact body; audited as `raw_ingestion_message.read`.',
+    notFound: '`raw_ingestion_message`: no such message (or not at the hinted `receivedAt`).',
+  })
   get(@UuidParam('rawIngestionMessageId') id: string, @Query() params: GetRawMessageParams): Promise<RawMessageDetailResponse> {
     return this.queryBus.execute(new GetRawMessageQuery(id, params));
   }

@@ -1,17 +1,7 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
@@ -25,9 +15,13 @@ import { ListMembershipsParams } from './list-memberships/list-memberships.reque
 import { MembershipPage } from './list-memberships/membership-page.response.dto';
 import { UpdateMembershipCommand } from './update-membership/update-membership.command';
 import { UpdateMembershipRequest } from './update-membership/update-membership.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { MEMBERSHIPS_DOCS } from './memberships.docs';
+import { ReadById, Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('memberships')
 @ApiBearerAuth()
+@ApiDocs(MEMBERSHIPS_DOCS)
 @Controller('v1')
 export class MembershipsController {
   constructor(
@@ -35,33 +29,32 @@ export class MembershipsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('tenants/:tenantNumber/memberships')
-  @OperationId('ListMembershipsController_list')
-  @RequirePermission('memberships:read')
-  @ApiOkResponse({
+  @Route('get', 'tenants/:tenantNumber/memberships', {
+    operationId: 'memberships_list',
+    permission: 'memberships:read',
     type: MembershipPage,
     description: 'Grants whose target the caller covers (tenant-level ones need whole-tenant scope), ascending by (createdAt, membershipId).',
+    forbidden: '`missing_permission`: no grant with `memberships:read` in the tenant.',
+    notFound: 'No visible tenant with this number (`resourceType` `tenant`).',
   })
-  @ApiNotFoundResponse({ description: 'No visible tenant with this number (`resourceType` `tenant`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: no grant with `memberships:read` in the tenant.' })
   list(@CurrentCaller() caller: Caller, @TenantNumberParam() tenantNumber: number, @Query() params: ListMembershipsParams): Promise<MembershipPage> {
     return this.queryBus.execute(new ListMembershipsQuery(caller.principal, tenantNumber, params));
   }
 
-  @Post('tenants/:tenantNumber/memberships')
-  @OperationId('CreateMembershipController_create')
-  @RequirePermission('memberships:write')
-  @ApiCreatedResponse({ type: MembershipResponse, description: '`Location: /v1/memberships/{membershipId}`.' })
-  @ApiNotFoundResponse({ description: 'No visible tenant with this number (`resourceType` `tenant`).' })
-  @ApiForbiddenResponse({
-    description: '`missing_permission`: the caller does not hold `memberships:write` over the target (tenant-level grants and grants with descendants: over the whole subtree).',
+  @Route('post', 'tenants/:tenantNumber/memberships', {
+    operationId: 'memberships_create',
+    permission: 'memberships:write',
+    type: MembershipResponse,
+    description: '`Location: /v1/memberships/{membershipId}`.',
+    location: '/v1/memberships/{membershipId}',
+    forbidden: '`missing_permission`: the caller does not hold `memberships:write` over the target (tenant-level grants and grants with descendants: over the whole subtree).',
+    notFound: 'No visible tenant with this number (`resourceType` `tenant`).',
+    conflict: '`duplicate_membership`: the user already has an active grant on this target.',
   })
-  @ApiConflictResponse({ description: '`duplicate_membership`: the user already has an active grant on this target.' })
   async create(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
     @Body() body: CreateMembershipRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<MembershipResponse> {
     if (body.userId === undefined && body.userEmail === undefined) {
       throw ValidationFailedError.single('body.userId', 'required', 'Send exactly one of userId and userEmail.');
@@ -70,26 +63,28 @@ export class MembershipsController {
       throw ValidationFailedError.single('body.userEmail', 'mismatch', 'Send exactly one of userId and userEmail, not both.');
     }
     const membership = await this.commandBus.execute(new CreateMembershipCommand(caller.principal, tenantNumber, body));
-    res.location(`/v1/memberships/${membership.membershipId}`);
     return membership;
   }
 
-  @Get('memberships/:membershipId')
-  @OperationId('GetMembershipController_get')
-  @RequirePermission('memberships:read')
-  @ApiOkResponse({ type: MembershipResponse })
-  @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: `memberships:read` does not cover the grant\'s target.' })
+  @ReadById('memberships/:membershipId', {
+    operationId: 'memberships_get',
+    permission: 'memberships:read',
+    type: MembershipResponse,
+    forbidden: '`missing_permission`: `memberships:read` does not cover the grant\'s target.',
+    notFound: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).',
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('membershipId') membershipId: string): Promise<MembershipResponse> {
     return this.queryBus.execute(new GetMembershipQuery(caller.principal, membershipId));
   }
 
-  @Patch('memberships/:membershipId')
-  @OperationId('UpdateMembershipController_update')
-  @RequirePermission('memberships:write')
-  @ApiOkResponse({ type: MembershipResponse, description: 'Values equal to the current ones are not a change.' })
-  @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: `memberships:write` does not cover the grant before and after the change.' })
+  @WriteById('patch', 'memberships/:membershipId', {
+    operationId: 'memberships_update',
+    permission: 'memberships:write',
+    type: MembershipResponse,
+    description: 'Values equal to the current ones are not a change.',
+    forbidden: '`missing_permission`: `memberships:write` does not cover the grant before and after the change.',
+    notFound: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @UuidParam('membershipId') membershipId: string,
@@ -98,28 +93,27 @@ export class MembershipsController {
     return this.commandBus.execute(new UpdateMembershipCommand(caller.principal, membershipId, { ...body }));
   }
 
-  @Post('memberships/:membershipId/disable')
-  @OperationId('ChangeMembershipStatusController_disable')
-  @HttpCode(200)
-  @RequirePermission('memberships:write')
-  @ApiOkResponse({ type: MembershipResponse, description: 'The grant stops counting from the next request on.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already disabled.' })
-  @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: `memberships:write` does not cover the grant.' })
+  @WriteById('post', 'memberships/:membershipId/disable', {
+    operationId: 'memberships_disable',
+    permission: 'memberships:write',
+    type: MembershipResponse,
+    description: 'The grant stops counting from the next request on.',
+    forbidden: '`missing_permission`: `memberships:write` does not cover the grant.',
+    notFound: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).',
+    conflict: '`invalid_state` (+`currentStatus`): already disabled.',
+  })
   disable(@CurrentCaller() caller: Caller, @UuidParam('membershipId') membershipId: string): Promise<MembershipResponse> {
     return this.commandBus.execute(new ChangeMembershipStatusCommand(caller.principal, membershipId, 'disabled'));
   }
 
-  @Post('memberships/:membershipId/reactivate')
-  @OperationId('ChangeMembershipStatusController_reactivate')
-  @HttpCode(200)
-  @RequirePermission('memberships:write')
-  @ApiOkResponse({ type: MembershipResponse })
-  @ApiConflictResponse({
-    description: '`invalid_state` (+`currentStatus`): already active; `duplicate_membership`: the user has another active grant on the target.',
+  @WriteById('post', 'memberships/:membershipId/reactivate', {
+    operationId: 'memberships_reactivate',
+    permission: 'memberships:write',
+    type: MembershipResponse,
+    forbidden: '`missing_permission`: `memberships:write` does not cover the grant.',
+    notFound: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).',
+    conflict: '`invalid_state` (+`currentStatus`): already active; `duplicate_membership`: the user has another active grant on the target.',
   })
-  @ApiNotFoundResponse({ description: 'No such grant, or one outside the caller\'s tenants and units (`resourceType` `membership`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`: `memberships:write` does not cover the grant.' })
   reactivate(@CurrentCaller() caller: Caller, @UuidParam('membershipId') membershipId: string): Promise<MembershipResponse> {
     return this.commandBus.execute(new ChangeMembershipStatusCommand(caller.principal, membershipId, 'active'));
   }

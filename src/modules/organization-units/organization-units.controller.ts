@@ -1,17 +1,7 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status/change-organization-unit-status.command';
@@ -26,9 +16,13 @@ import { ListOrganizationUnitsParams } from './list-organization-units/list-orga
 import { OrganizationUnitPage } from './list-organization-units/organization-unit-page.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit/update-organization-unit.command';
 import { UpdateOrganizationUnitRequest } from './update-organization-unit/update-organization-unit.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { ORGANIZATION_UNITS_DOCS } from './organization-units.docs';
+import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 @ApiTags('organization-units')
 @ApiBearerAuth()
+@ApiDocs(ORGANIZATION_UNITS_DOCS)
 @Controller('v1')
 export class OrganizationUnitsController {
   constructor(
@@ -36,14 +30,12 @@ export class OrganizationUnitsController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get('tenants/:tenantNumber/organization-units')
-  @OperationId('ListOrganizationUnitsController_list')
-  @RequirePermission('organization-units:read')
-  @ApiOkResponse({
+  @TenantList('tenants/:tenantNumber/organization-units', {
+    operationId: 'organizationUnits_list',
+    permission: 'organization-units:read',
     type: OrganizationUnitPage,
     description: 'Visible units only (accessible, or ancestors of accessible ones for navigation), ascending by (createdAt, organizationUnitId).',
   })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
   list(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
@@ -52,52 +44,50 @@ export class OrganizationUnitsController {
     return this.queryBus.execute(new ListOrganizationUnitsQuery(caller, tenantNumber, params));
   }
 
-  @Post('tenants/:tenantNumber/organization-units')
-  @OperationId('CreateOrganizationUnitController_create')
-  @RequirePermission('organization-units:write')
-  @ApiCreatedResponse({
+  @TenantCreate('tenants/:tenantNumber/organization-units', {
+    operationId: 'organizationUnits_create',
+    permission: 'organization-units:write',
     type: OrganizationUnitResponse,
-    description:
-      '`Location: /v1/organization-units/{organizationUnitId}`. A root needs the permission over the whole tenant; a child, a grant ' +
+    description: '`Location: /v1/organization-units/{organizationUnitId}`. A root needs the permission over the whole tenant; a child, a grant ' +
       'with descendants on the parent or above. An unknown or invisible parent is 400 `body.parentOrganizationUnitId` `reference_not_found`.',
+    location: '/v1/organization-units/{organizationUnitId}',
+    conflict: '`duplicate_key` (per tenant), `parent_disabled`, `max_depth` (16 levels).',
   })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
-  @ApiConflictResponse({ description: '`duplicate_key` (per tenant), `parent_disabled`, `max_depth` (16 levels).' })
-  async create(
+  create(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
     @Body() body: CreateOrganizationUnitRequest,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<OrganizationUnitResponse> {
-    const unit = await this.commandBus.execute(new CreateOrganizationUnitCommand(caller, tenantNumber, body));
-    res.location(`/v1/organization-units/${unit.organizationUnitId}`);
-    return unit;
+    return this.commandBus.execute(new CreateOrganizationUnitCommand(caller, tenantNumber, body));
   }
 
-  @Get('organization-units/:organizationUnitId')
-  @OperationId('GetOrganizationUnitController_get')
-  @RequirePermission('organization-units:read')
-  @ApiOkResponse({ type: OrganizationUnitResponse })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `organization_unit`).' })
+  @ReadById('organization-units/:organizationUnitId', {
+    operationId: 'organizationUnits_get',
+    permission: 'organization-units:read',
+    type: OrganizationUnitResponse,
+    notFound: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `organization_unit`).',
+  })
   get(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitResponse> {
     return this.queryBus.execute(new GetOrganizationUnitQuery(caller, organizationUnitId));
   }
 
-  @Get('organization-units/:organizationUnitId/ancestors')
-  @OperationId('ListOrganizationUnitAncestorsController_list')
-  @RequirePermission('organization-units:read')
-  @ApiOkResponse({ type: OrganizationUnitAncestors })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
+  @Route('get', 'organization-units/:organizationUnitId/ancestors', {
+    operationId: 'organizationUnits_listAncestors',
+    permission: 'organization-units:read',
+    type: OrganizationUnitAncestors,
+    notFound: 'Missing, in another tenant, or outside the caller’s scope.',
+  })
   listAncestors(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitAncestors> {
     return this.queryBus.execute(new ListOrganizationUnitAncestorsQuery(caller, organizationUnitId));
   }
 
-  @Patch('organization-units/:organizationUnitId')
-  @OperationId('UpdateOrganizationUnitController_update')
-  @RequirePermission('organization-units:write')
-  @ApiOkResponse({ type: OrganizationUnitResponse, description: '`key` and `parentOrganizationUnitId` are immutable (`unknown_property`).' })
-  @ApiForbiddenResponse({ description: '`missing_permission`, also for a unit the caller sees only as a navigation ancestor.' })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
+  @WriteById('patch', 'organization-units/:organizationUnitId', {
+    operationId: 'organizationUnits_update',
+    permission: 'organization-units:write',
+    type: OrganizationUnitResponse,
+    description: '`key` and `parentOrganizationUnitId` are immutable (`unknown_property`).',
+    forbidden: '`missing_permission`, also for a unit the caller sees only as a navigation ancestor.',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @UuidParam('organizationUnitId') organizationUnitId: string,
@@ -106,26 +96,26 @@ export class OrganizationUnitsController {
     return this.commandBus.execute(new UpdateOrganizationUnitCommand(caller, organizationUnitId, { ...body }));
   }
 
-  @Post('organization-units/:organizationUnitId/disable')
-  @OperationId('ChangeOrganizationUnitStatusController_disable')
-  @HttpCode(200)
-  @RequirePermission('organization-units:write')
-  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'The subtree becomes effectively disabled.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`, also for a navigation ancestor.' })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
+  @WriteById('post', 'organization-units/:organizationUnitId/disable', {
+    operationId: 'organizationUnits_disable',
+    permission: 'organization-units:write',
+    type: OrganizationUnitResponse,
+    description: 'The subtree becomes effectively disabled.',
+    forbidden: '`missing_permission`, also for a navigation ancestor.',
+    conflict: '`invalid_state` (+`currentStatus`): already in that state.',
+  })
   disable(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitResponse> {
     return this.commandBus.execute(new ChangeOrganizationUnitStatusCommand(caller, organizationUnitId, 'disabled'));
   }
 
-  @Post('organization-units/:organizationUnitId/reactivate')
-  @OperationId('ChangeOrganizationUnitStatusController_reactivate')
-  @HttpCode(200)
-  @RequirePermission('organization-units:write')
-  @ApiOkResponse({ type: OrganizationUnitResponse, description: 'Reactivated.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
-  @ApiForbiddenResponse({ description: '`missing_permission`, also for a navigation ancestor.' })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope.' })
+  @WriteById('post', 'organization-units/:organizationUnitId/reactivate', {
+    operationId: 'organizationUnits_reactivate',
+    permission: 'organization-units:write',
+    type: OrganizationUnitResponse,
+    description: 'Reactivated.',
+    forbidden: '`missing_permission`, also for a navigation ancestor.',
+    conflict: '`invalid_state` (+`currentStatus`): already in that state.',
+  })
   reactivate(@CurrentCaller() caller: Caller, @UuidParam('organizationUnitId') organizationUnitId: string): Promise<OrganizationUnitResponse> {
     return this.commandBus.execute(new ChangeOrganizationUnitStatusCommand(caller, organizationUnitId, 'active'));
   }

@@ -1,39 +1,42 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
+import { ApiBearerAuth, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CurrentValuesResponse } from './get-current-values/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values/get-current-values.query';
 import { ListMeasurementsQuery } from './list-measurements/list-measurements.query';
 import { ListMeasurementsParams } from './list-measurements/list-measurements.request.dto';
 import { MeasurementBucket, MeasurementPage, MeasurementPoint } from './list-measurements/measurement-page.response.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { TELEMETRY_DOCS } from './telemetry.docs';
+import { Route } from '../../shared/http/routes';
 
 @ApiTags('telemetry')
 @ApiBearerAuth()
 @ApiExtraModels(MeasurementPoint, MeasurementBucket)
+@ApiDocs(TELEMETRY_DOCS)
 @Controller('v1/devices')
 export class TelemetryController {
   constructor(private readonly queryBus: QueryBus) {}
 
-  @Get(':deviceId/current-values')
-  @OperationId('GetCurrentValuesController_get')
-  @RequirePermission('telemetry:read')
-  @ApiOkResponse({ type: CurrentValuesResponse })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `device`).' })
+  @Route('get', ':deviceId/current-values', {
+    operationId: 'currentValues_get',
+    permission: 'telemetry:read',
+    type: CurrentValuesResponse,
+    notFound: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `device`).',
+  })
   currentValues(@CurrentCaller() caller: Caller, @UuidParam('deviceId') deviceId: string): Promise<CurrentValuesResponse> {
     return this.queryBus.execute(new GetCurrentValuesQuery(caller, deviceId));
   }
 
-  @Get(':deviceId/measurements')
-  @OperationId('ListMeasurementsController_list')
-  @RequirePermission('telemetry:read')
-  @ApiOkResponse({
+  @Route('get', ':deviceId/measurements', {
+    operationId: 'measurements_list',
+    permission: 'telemetry:read',
     type: MeasurementPage,
     description: 'Visible points only: a unit-scoped caller sees the points observed while the device was in a unit it can access.',
+    notFound: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `device`).',
   })
-  @ApiNotFoundResponse({ description: 'Missing, in another tenant, or outside the caller’s scope: one answer (`resourceType` `device`).' })
   measurements(
     @CurrentCaller() caller: Caller,
     @UuidParam('deviceId') deviceId: string,

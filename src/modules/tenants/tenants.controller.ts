@@ -1,10 +1,8 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
-import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
-import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../shared/access/require-permission';
+import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { ChangeTenantStatusCommand } from './change-tenant-status/change-tenant-status.command';
 import { CreateTenantCommand } from './create-tenant/create-tenant.command';
 import { CreateTenantRequest } from './create-tenant/create-tenant.request.dto';
@@ -16,9 +14,13 @@ import { TenantNumberParam } from './tenant-number.param';
 import { TenantResponse } from './tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant/update-tenant.command';
 import { UpdateTenantRequest } from './update-tenant/update-tenant.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { TENANTS_DOCS } from './tenants.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('tenants')
 @ApiBearerAuth()
+@ApiDocs(TENANTS_DOCS)
 @Controller('v1/tenants')
 export class TenantsController {
   constructor(
@@ -27,9 +29,8 @@ export class TenantsController {
   ) {}
 
   /** Any authenticated caller: the list itself is scoped to the caller's effective grants. */
-  @Get()
-  @OperationId('ListTenantsController_list')
-  @ApiOkResponse({
+  @Route('get', '', {
+    operationId: 'tenants_list',
     type: TenantPage,
     description: 'Platform admins: every tenant. Others: active tenants where they hold an effective grant. Ascending by (createdAt, tenantId).',
   })
@@ -37,31 +38,34 @@ export class TenantsController {
     return this.queryBus.execute(new ListTenantsQuery(principal, params));
   }
 
-  @Post()
-  @OperationId('CreateTenantController_create')
-  @PlatformAdminOnly()
-  @ApiCreatedResponse({ type: TenantResponse, description: '`Location: /v1/tenants/{tenantNumber}`; its e-mail kill-switch starts `running`.' })
-  @ApiConflictResponse({ description: '`duplicate_key` (tenant keys are globally unique).' })
-  async create(@Body() body: CreateTenantRequest, @Res({ passthrough: true }) res: Response): Promise<TenantResponse> {
-    const tenant = await this.commandBus.execute(new CreateTenantCommand(body));
-    res.location(`/v1/tenants/${tenant.tenantNumber}`);
-    return tenant;
+  @Route('post', '', {
+    operationId: 'tenants_create',
+    platformAdminOnly: true,
+    type: TenantResponse,
+    description: '`Location: /v1/tenants/{tenantNumber}`; its e-mail kill-switch starts `running`.',
+    location: '/v1/tenants/{tenantNumber}',
+    conflict: '`duplicate_key` (tenant keys are globally unique).',
+  })
+  create(@Body() body: CreateTenantRequest,): Promise<TenantResponse> {
+    return this.commandBus.execute(new CreateTenantCommand(body));
   }
 
-  @Get(':tenantNumber')
-  @OperationId('GetTenantController_get')
-  @RequirePermission('tenant:read')
-  @ApiOkResponse({ type: TenantResponse })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in (`resourceType` `tenant`).' })
+  @Route('get', ':tenantNumber', {
+    operationId: 'tenants_get',
+    permission: 'tenant:read',
+    type: TenantResponse,
+    notFound: 'No such tenant, or none the caller holds an effective grant in (`resourceType` `tenant`).',
+  })
   get(@CurrentCaller() caller: Caller, @TenantNumberParam() tenantNumber: number): Promise<TenantResponse> {
     return this.queryBus.execute(new GetTenantQuery(caller, tenantNumber));
   }
 
-  @Patch(':tenantNumber')
-  @OperationId('UpdateTenantController_update')
-  @RequirePermission('tenant:write')
-  @ApiOkResponse({ type: TenantResponse })
-  @ApiNotFoundResponse({ description: 'No such tenant, or none the caller holds an effective grant in.' })
+  @WriteById('patch', ':tenantNumber', {
+    operationId: 'tenants_update',
+    permission: 'tenant:write',
+    type: TenantResponse,
+    notFound: 'No such tenant, or none the caller holds an effective grant in.',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @TenantNumberParam() tenantNumber: number,
@@ -70,24 +74,26 @@ export class TenantsController {
     return this.commandBus.execute(new UpdateTenantCommand(caller, tenantNumber, { ...body }));
   }
 
-  @Post(':tenantNumber/disable')
-  @OperationId('ChangeTenantStatusController_disable')
-  @HttpCode(200)
-  @ApiOkResponse({ type: TenantResponse, description: 'Grants of non-admins stop working at once.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
-  @ApiNotFoundResponse({ description: 'No such tenant.' })
-  @PlatformAdminOnly()
+  @WriteById('post', ':tenantNumber/disable', {
+    operationId: 'tenants_disable',
+    platformAdminOnly: true,
+    type: TenantResponse,
+    description: 'Grants of non-admins stop working at once.',
+    notFound: 'No such tenant.',
+    conflict: '`invalid_state` (+`currentStatus`): already in that state.',
+  })
   disable(@CurrentPrincipal() principal: Principal, @TenantNumberParam() tenantNumber: number): Promise<TenantResponse> {
     return this.commandBus.execute(new ChangeTenantStatusCommand(principal, tenantNumber, 'disabled'));
   }
 
-  @Post(':tenantNumber/reactivate')
-  @OperationId('ChangeTenantStatusController_reactivate')
-  @HttpCode(200)
-  @ApiOkResponse({ type: TenantResponse, description: 'Reactivated.' })
-  @ApiConflictResponse({ description: '`invalid_state` (+`currentStatus`): already in that state.' })
-  @ApiNotFoundResponse({ description: 'No such tenant.' })
-  @PlatformAdminOnly()
+  @WriteById('post', ':tenantNumber/reactivate', {
+    operationId: 'tenants_reactivate',
+    platformAdminOnly: true,
+    type: TenantResponse,
+    description: 'Reactivated.',
+    notFound: 'No such tenant.',
+    conflict: '`invalid_state` (+`currentStatus`): already in that state.',
+  })
   reactivate(@CurrentPrincipal() principal: Principal, @TenantNumberParam() tenantNumber: number): Promise<TenantResponse> {
     return this.commandBus.execute(new ChangeTenantStatusCommand(principal, tenantNumber, 'active'));
   }

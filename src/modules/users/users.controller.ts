@@ -1,8 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { OperationId } from '../../openapi/operation-id';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { UserResponse } from '../identity/domain/user.response.dto';
@@ -22,10 +20,14 @@ import { SetTemporaryPasswordCommand } from './set-temporary-password/set-tempor
 import { SetTemporaryPasswordRequest } from './set-temporary-password/set-temporary-password.request.dto';
 import { UpdateUserCommand } from './update-user/update-user.command';
 import { UpdateUserRequest } from './update-user/update-user.request.dto';
+import { ApiDocs } from '../../shared/http/route-docs';
+import { USERS_DOCS } from './users.docs';
+import { Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('users')
 @ApiBearerAuth()
 @PlatformAdminOnly()
+@ApiDocs(USERS_DOCS)
 @Controller('v1/users')
 export class UsersController {
   constructor(
@@ -33,40 +35,37 @@ export class UsersController {
     private readonly commandBus: CommandBus,
   ) {}
 
-  @Get()
-  @OperationId('ListUsersController_list')
-  @ApiOkResponse({ type: UserPage, description: 'Ascending by (createdAt, userId); `totalCount` is exact for the filters.' })
+  @Route('get', '', {
+    operationId: 'users_list',
+    type: UserPage,
+    description: 'Ascending by (createdAt, userId); `totalCount` is exact for the filters.',
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() params: ListUsersParams): Promise<UserPage> {
     return this.queryBus.execute(new ListUsersQuery(principal.userId, params));
   }
 
-  @Post()
-  @OperationId('CreateUserController_create')
-  @ApiCreatedResponse({
+  @Route('post', '', {
+    operationId: 'users_create',
     type: UserResponse,
     description: 'The user without `username`; it must change the temporary password at first sign-in. `Location: /v1/users/{userId}`.',
+    location: '/v1/users/{userId}',
+    conflict: '`duplicate_username` or `duplicate_email` (case-insensitive).',
   })
-  @ApiConflictResponse({ description: '`duplicate_username` or `duplicate_email` (case-insensitive).' })
-  async create(@Body() body: CreateUserRequest, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
-    const user = await this.commandBus.execute(new CreateUserCommand(body));
-    res.location(`/v1/users/${user.userId}`);
-    return user;
+  create(@Body() body: CreateUserRequest,): Promise<UserResponse> {
+    return this.commandBus.execute(new CreateUserCommand(body));
   }
 
-  @Get(':userId')
-  @OperationId('GetUserController_get')
-  @ApiOkResponse({ type: UserResponse })
-  @ApiNotFoundResponse({ description: 'No such user (`resourceType` `user`).' })
+  @Route('get', ':userId', { operationId: 'users_get', type: UserResponse, notFound: 'No such user (`resourceType` `user`).' })
   get(@UuidParam('userId') userId: string): Promise<UserResponse> {
     return this.queryBus.execute(new GetUserQuery(userId));
   }
 
-  @Patch(':userId')
-  @OperationId('UpdateUserController_update')
-  @ApiOkResponse({ type: UserResponse, description: 'The same status again is a no-op.' })
-  @ApiNotFoundResponse({ description: 'No such user.' })
-  @ApiConflictResponse({
-    description: '`duplicate_username`, `duplicate_email`, `protected_user`, `self_lockout`, `last_platform_admin`.',
+  @WriteById('patch', ':userId', {
+    operationId: 'users_update',
+    type: UserResponse,
+    description: 'The same status again is a no-op.',
+    notFound: 'No such user.',
+    conflict: '`duplicate_username`, `duplicate_email`, `protected_user`, `self_lockout`, `last_platform_admin`.',
   })
   update(
     @CurrentPrincipal() principal: Principal,
@@ -76,12 +75,13 @@ export class UsersController {
     return this.commandBus.execute(new UpdateUserCommand(principal, userId, { ...body }));
   }
 
-  @Post(':userId/temporary-password')
-  @OperationId('SetTemporaryPasswordController_set')
-  @HttpCode(200)
-  @ApiOkResponse({ type: UserResponse, description: 'The user must change the password at the next sign-in; its sessions are revoked.' })
-  @ApiNotFoundResponse({ description: 'No such user.' })
-  @ApiConflictResponse({ description: '`protected_user`, `self_target`.' })
+  @WriteById('post', ':userId/temporary-password', {
+    operationId: 'users_setTemporaryPassword',
+    type: UserResponse,
+    description: 'The user must change the password at the next sign-in; its sessions are revoked.',
+    notFound: 'No such user.',
+    conflict: '`protected_user`, `self_target`.',
+  })
   setTemporaryPassword(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('userId') userId: string,
@@ -90,28 +90,33 @@ export class UsersController {
     return this.commandBus.execute(new SetTemporaryPasswordCommand(principal, userId, body.temporaryPassword));
   }
 
-  @Put(PLATFORM_ADMIN_ROLE_PATH)
-  @OperationId('GrantPlatformAdminController_grant')
-  @ApiOkResponse({ type: UserResponse, description: 'Idempotent.' })
-  @ApiNotFoundResponse({ description: 'No such user.' })
+  @Route('put', PLATFORM_ADMIN_ROLE_PATH, {
+    operationId: 'users_grantPlatformAdmin',
+    type: UserResponse,
+    description: 'Idempotent.',
+    notFound: 'No such user.',
+  })
   grantPlatformAdmin(@UuidParam('userId') userId: string): Promise<UserResponse> {
     return this.commandBus.execute(new GrantPlatformAdminCommand(userId));
   }
 
-  @Delete(PLATFORM_ADMIN_ROLE_PATH)
-  @OperationId('RevokePlatformAdminController_revoke')
-  @HttpCode(200)
-  @ApiOkResponse({ type: UserResponse, description: 'Idempotent.' })
-  @ApiNotFoundResponse({ description: 'No such user.' })
-  @ApiConflictResponse({ description: '`protected_user`, `self_lockout`, `last_platform_admin`.' })
+  @Route('delete', PLATFORM_ADMIN_ROLE_PATH, {
+    operationId: 'users_revokePlatformAdmin',
+    type: UserResponse,
+    description: 'Idempotent.',
+    notFound: 'No such user.',
+    conflict: '`protected_user`, `self_lockout`, `last_platform_admin`.',
+  })
   revokePlatformAdmin(@CurrentPrincipal() principal: Principal, @UuidParam('userId') userId: string): Promise<UserResponse> {
     return this.commandBus.execute(new RevokePlatformAdminCommand(principal, userId));
   }
 
-  @Get(':userId/memberships')
-  @OperationId('ListUserMembershipsController_list')
-  @ApiOkResponse({ type: UserMembershipPage, description: 'All tenants and statuses, ascending by (createdAt, membershipId).' })
-  @ApiNotFoundResponse({ description: 'No such user.' })
+  @Route('get', ':userId/memberships', {
+    operationId: 'userMemberships_list',
+    type: UserMembershipPage,
+    description: 'All tenants and statuses, ascending by (createdAt, membershipId).',
+    notFound: 'No such user.',
+  })
   listMemberships(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('userId') userId: string,

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { MetadataColumn, TenantIdColumn } from '../database/columns';
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';
 export type AuditActorType = 'user' | 'system' | 'import' | 'anonymous';
@@ -9,7 +10,7 @@ export class AuditLogEntity {
   @PrimaryGeneratedColumn('uuid', { name: 'audit_log_id' })
   auditLogId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid', nullable: true })
+  @TenantIdColumn({ nullable: true })
   tenantId!: string | null;
 
   @Column({ name: 'event_type', type: 'varchar', length: 100 })
@@ -48,6 +49,6 @@ export class AuditLogEntity {
   @Column({ name: 'status_code', type: 'int', nullable: true })
   statusCode!: number | null;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { DescriptionColumn, NameColumn, StatusColumn, TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 export const SCHEMA_REFS = [
   'platform://schemas/number/v1',
@@ -27,7 +28,7 @@ export function canonicalTargets(targets: readonly StorageTarget[]): StorageTarg
 
 /** A device field definition; `fieldNo` is the 4-byte key telemetry rows use (never shown to clients). */
 @Entity({ name: 'device_field_definitions' })
-export class DeviceFieldDefinitionEntity {
+export class DeviceFieldDefinitionEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_field_definition_id' })
   deviceFieldDefinitionId!: string;
 
@@ -35,7 +36,7 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'field_no', type: 'int', insert: false, update: false })
   fieldNo!: number;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_type_id', type: 'uuid' })
@@ -44,10 +45,10 @@ export class DeviceFieldDefinitionEntity {
   @Column({ type: 'varchar', length: 120 })
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'varchar', length: 500, default: '' })
+  @DescriptionColumn()
   description!: string;
 
   @Column({ name: 'schema_ref', type: 'varchar', length: 64 })
@@ -62,17 +63,8 @@ export class DeviceFieldDefinitionEntity {
   @Column({ name: 'measurement_type', type: 'varchar', length: 16 })
   measurementType!: MeasurementType;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: FieldStatus;
-
-  @Column({ name: 'lock_version', type: 'int', default: 1 })
-  lockVersion!: number;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 
   @Column({ name: 'deprecated_at', type: 'timestamptz', precision: 3, nullable: true })
   deprecatedAt!: Date | null;

@@ -1,15 +1,16 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 /**
  * A device assignment: a half-open period [validFrom, validTo) of a device in a unit. PostgreSQL keeps at most
  * one open period per device and no overlaps (see the devices migration).
  */
 @Entity({ name: 'device_assignments' })
-export class DeviceAssignmentEntity {
+export class DeviceAssignmentEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_assignment_id' })
   deviceAssignmentId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_id', type: 'uuid' })
@@ -29,10 +30,4 @@ export class DeviceAssignmentEntity {
 
   @Column({ name: 'assigned_by_user_id', type: 'uuid', nullable: true })
   assignedByUserId!: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

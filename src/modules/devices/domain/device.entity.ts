@@ -1,15 +1,16 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export const DEVICE_STATUSES = ['active', 'disabled', 'retired'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** The API record "Device": `devEui` is unique among non-retired devices of all tenants (a partial unique index). */
 @Entity({ name: 'devices' })
-export class DeviceEntity {
+export class DeviceEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'device_id' })
   deviceId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'device_type_id', type: 'uuid' })
@@ -18,13 +19,13 @@ export class DeviceEntity {
   @Column({ name: 'dev_eui', type: 'varchar', length: 16 })
   devEui!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: DeviceStatus;
 
   @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
@@ -33,10 +34,4 @@ export class DeviceEntity {
   /** Receipt time of the last processed uplink (written by live processing, once per batch); null before the first. */
   @Column({ name: 'last_seen_at', type: 'timestamptz', precision: 3, nullable: true })
   lastSeenAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

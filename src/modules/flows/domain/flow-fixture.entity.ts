@@ -1,12 +1,13 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { TenantIdColumn, VersionedRow } from '../../../shared/database/columns';
 
 /** A stored test input of a flow with its assertions; replaced and deleted through `If-Match` on `lockVersion`. */
 @Entity({ name: 'flow_fixtures' })
-export class FlowFixtureEntity {
+export class FlowFixtureEntity extends VersionedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'fixture_id' })
   fixtureId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'flow_id', type: 'uuid' })
@@ -29,13 +30,4 @@ export class FlowFixtureEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   assertions!: { path: string; expected: unknown }[];
-
-  @Column({ name: 'lock_version', type: 'int', default: 1 })
-  lockVersion!: number;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

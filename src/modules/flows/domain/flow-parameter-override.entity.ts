@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { KeyColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export const OVERRIDE_LEVELS = ['tenant', 'device_type', 'device'] as const;
 export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
@@ -8,11 +9,11 @@ export type OverrideLevel = (typeof OVERRIDE_LEVELS)[number];
  * type's flow) or device level (one device of the type).
  */
 @Entity({ name: 'flow_parameter_overrides' })
-export class FlowParameterOverrideEntity {
+export class FlowParameterOverrideEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'parameter_override_id' })
   parameterOverrideId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ type: 'varchar', length: 16 })
@@ -24,15 +25,9 @@ export class FlowParameterOverrideEntity {
   @Column({ name: 'device_id', type: 'uuid', nullable: true })
   deviceId!: string | null;
 
-  @Column({ type: 'varchar', length: 64 })
+  @KeyColumn()
   key!: string;
 
   @Column({ type: 'jsonb' })
   value!: unknown;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

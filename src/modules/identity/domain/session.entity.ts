@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn } from '../../../shared/database/columns';
 
 export type SessionRevokeReason =
   | 'logout'
@@ -19,7 +20,7 @@ export class SessionEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ name: 'last_used_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })

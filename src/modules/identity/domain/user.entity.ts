@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { MetadataColumn, StatusColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type UserStatus = 'active' | 'disabled';
 
 /** A global user (the API record "Global user"); the password hash never leaves the identity module. */
 @Entity({ name: 'users' })
-export class UserEntity {
+export class UserEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'user_id' })
   userId!: string;
 
@@ -17,10 +18,10 @@ export class UserEntity {
   @Column({ name: 'display_name', type: 'varchar', length: 200 })
   displayName!: string;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: UserStatus;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
   @Column({ name: 'is_protected', type: 'boolean', default: false })
@@ -37,10 +38,4 @@ export class UserEntity {
 
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
   passwordChangedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, NameColumn, StatusColumn, TenantIdColumn } from '../../../shared/database/columns';
 
 export const CREDENTIAL_SCOPES = ['tenant', 'platform'] as const;
 export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
@@ -14,10 +15,10 @@ export class IngestionCredentialEntity {
   @Column({ type: 'varchar', length: 16 })
   scope!: CredentialScope;
 
-  @Column({ name: 'tenant_id', type: 'uuid', nullable: true })
+  @TenantIdColumn({ nullable: true })
   tenantId!: string | null;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
   @Column({ name: 'token_sha256', type: 'bytea', select: false })
@@ -26,13 +27,13 @@ export class IngestionCredentialEntity {
   @Column({ name: 'token_prefix', type: 'varchar', length: 12 })
   tokenPrefix!: string;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: CredentialStatus;
 
   @Column({ name: 'last_used_at', type: 'timestamptz', precision: 3, nullable: true })
   lastUsedAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
   @Column({ name: 'revoked_at', type: 'timestamptz', precision: 3, nullable: true })

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { TenantIdColumn } from '../../../shared/database/columns';
 
 export const INGEST_SOURCES = ['chirpstack', 'tts', 'http', 'mqtt'] as const;
 export type IngestSource = (typeof INGEST_SOURCES)[number];
@@ -23,7 +24,7 @@ export class RawIngestionMessageEntity {
   @Column({ name: 'credential_id', type: 'uuid', nullable: true })
   credentialId!: string | null;
 
-  @Column({ name: 'tenant_id', type: 'uuid', nullable: true })
+  @TenantIdColumn({ nullable: true })
   tenantId!: string | null;
 
   @Column({ name: 'dedup_scope', type: 'varchar', length: 64, nullable: true })

@@ -1,15 +1,16 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { TenantRole } from '../../../shared/access/permissions';
+import { StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type MembershipStatus = 'active' | 'disabled';
 
 /** A grant: (user, tenant, role, target, includeDescendants, status); target null = the tenant itself. */
 @Entity({ name: 'memberships' })
-export class MembershipEntity {
+export class MembershipEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'membership_id' })
   membershipId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'user_id', type: 'uuid' })
@@ -24,12 +25,6 @@ export class MembershipEntity {
   @Column({ name: 'include_descendants', type: 'boolean', default: true })
   includeDescendants!: boolean;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: MembershipStatus;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

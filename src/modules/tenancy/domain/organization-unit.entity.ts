@@ -1,14 +1,15 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { KeyColumn, MetadataColumn, NameColumn, StatusColumn, TenantIdColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type OrganizationUnitStatus = 'active' | 'disabled';
 
 /** A node of a tenant's tree; `ancestorIds` is its materialized path (root first, self excluded). */
 @Entity({ name: 'organization_units' })
-export class OrganizationUnitEntity {
+export class OrganizationUnitEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'organization_unit_id' })
   organizationUnitId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'parent_organization_unit_id', type: 'uuid', nullable: true })
@@ -20,21 +21,15 @@ export class OrganizationUnitEntity {
   @Column({ type: 'smallint' })
   depth!: number;
 
-  @Column({ type: 'varchar', length: 64 })
+  @KeyColumn()
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: OrganizationUnitStatus;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

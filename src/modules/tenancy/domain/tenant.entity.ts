@@ -1,9 +1,10 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { KeyColumn, MetadataColumn, NameColumn, StatusColumn, TimestampedRow } from '../../../shared/database/columns';
 
 export type TenantStatus = 'active' | 'disabled';
 
 @Entity({ name: 'tenants' })
-export class TenantEntity {
+export class TenantEntity extends TimestampedRow {
   @PrimaryGeneratedColumn('uuid', { name: 'tenant_id' })
   tenantId!: string;
 
@@ -11,21 +12,15 @@ export class TenantEntity {
   @Column({ name: 'tenant_number', type: 'int', insert: false, update: false })
   tenantNumber!: number;
 
-  @Column({ type: 'varchar', length: 64 })
+  @KeyColumn()
   key!: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @NameColumn()
   name!: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @MetadataColumn()
   metadata!: Record<string, string>;
 
-  @Column({ type: 'varchar', length: 16, default: 'active' })
+  @StatusColumn()
   status!: TenantStatus;
-
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, default: () => 'clock_timestamp()' })
-  updatedAt!: Date;
 }

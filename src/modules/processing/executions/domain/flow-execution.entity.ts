@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ActionRequest, JsonObject } from '../../../flows/engine';
 import type { CompactNodeTrace } from '../../domain/execution-trace';
+import { TenantIdColumn } from '../../../../shared/database/columns';
 
 export const EXECUTION_MODES = ['live', 'replay'] as const;
 export type ExecutionRecordMode = (typeof EXECUTION_MODES)[number];
@@ -16,7 +17,7 @@ export class FlowExecutionEntity {
   @PrimaryColumn('uuid', { name: 'flow_execution_id' })
   flowExecutionId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'flow_id', type: 'uuid' })

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ReplayDiff } from './replay-diff';
+import { TenantIdColumn } from '../../../../shared/database/columns';
 
 export const REPLAY_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
@@ -22,7 +23,7 @@ export class FlowReplayEntity {
   @PrimaryColumn('uuid', { name: 'replay_id' })
   replayId!: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @TenantIdColumn()
   tenantId!: string;
 
   @Column({ name: 'flow_id', type: 'uuid' })

@@ -1,16 +1,23 @@
-import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../app.module';
-import { AppConfig } from '../config/app-config';
-import { buildOpenApiDocument } from './openapi';
+#!/usr/bin/env node
+'use strict';
 
-/**
- * `npm run openapi [file]`: writes the OpenAPI document without a database. Preview mode builds the module
- * graph and routes but instantiates no provider, so neither PostgreSQL nor any other dependency is touched.
+/*
+ * `npm run openapi [file]`: writes the OpenAPI document of the built application (`dist/`) without a database.
+ * Preview mode builds the module graph and routes but instantiates no provider, so neither PostgreSQL nor any
+ * other dependency is touched. It lives outside `src/` because it starts the whole application module.
  */
-async function main(): Promise<void> {
+
+require('reflect-metadata');
+const { writeFileSync } = require('node:fs');
+const { join, resolve } = require('node:path');
+
+const DIST = join(__dirname, '..', 'dist');
+const { NestFactory } = require('@nestjs/core');
+const { AppModule } = require(join(DIST, 'app.module'));
+const { AppConfig } = require(join(DIST, 'config', 'app-config'));
+const { buildOpenApiDocument } = require(join(DIST, 'openapi', 'openapi'));
+
+async function main() {
   const target = resolve(process.argv[2] ?? 'openapi.json');
   const config = AppConfig.fromEnv({
     NODE_ENV: 'production',
@@ -26,7 +33,7 @@ async function main(): Promise<void> {
   await app.close();
 }
 
-main().catch((error: unknown) => {
+main().catch((error) => {
   process.stderr.write(`openapi: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

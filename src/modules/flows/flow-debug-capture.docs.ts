@@ -1,43 +1,36 @@
-/**
- * OpenAPI documentation of a flow's debug capture: summaries, descriptions and examples, merged into
- * OPERATION_DOCS / SCHEMA_EXAMPLES.
- */
+import { defineDocs, lines } from '../../shared/http/route-docs';
 
-const lines = (...parts: string[]): string => parts.join('\n\n');
 const FLOW_ID = 'b6d767d2-f8ed-4d21-8a4f-5b3c2d1e0f9a';
 
 const EXISTENCE_404 =
   '**404** `RESOURCE_NOT_FOUND` (`flow`): the flow is missing, in another tenant, or outside the caller’s scope; all three get the same answer, never a 403.';
-const perm = (permission: string): string =>
-  `**Access**: \`${permission}\` through a tenant-level grant (a grant on a unit is not enough); platform administrators hold every permission. A visible target without the permission is 403 \`missing_permission\`.`;
 const STATE =
   'The answer is the capture’s state: `active`, `startedAt`, `endsAt`, `maxExecutions`, `remainingExecutions` (0 once not active) and `capturedExecutions`; a flow that never had a capture answers `active: false` with nulls and zeros.';
 
-export const DEBUG_CAPTURE_OPERATION_DOCS: Record<string, { summary: string; description: string }> = {
-  FlowDebugCaptureController_start: {
+/** Summary, description and declared errors of each operation of this controller; the access rule is generated. */
+export const FLOW_DEBUG_CAPTURE_DOCS = defineDocs({
+  flowDebugCaptures_start: {
     summary: 'Start a debug capture of a flow’s live executions',
     description: lines(
-      perm('flows:write'),
       'Body `minutes` (integer 1..60) and `maxExecutions` (integer 1..1000). Until `minutes` have passed or `maxExecutions` live executions of the flow have been recorded, whichever comes first, each live execution’s trace keeps every node’s `output` (the message after the node, as in a preview) as failed executions always do; outside a capture a succeeded or filtered execution keeps none, to keep one row per uplink small. An output over 4 KiB of JSON is kept as the first 4 KiB of its JSON text (a string) with `outputTruncated: true`. The count is exact across workers and replicas (each batch counts its executions in its own transaction); replicas notice a new capture within about a second. Replays and previews are not affected.',
       'Starting a capture while one is active replaces it: the new limits apply from now and the counts start at 0. The capture survives restarts. Audited as `flow.debug_capture_started`.',
       STATE,
       EXISTENCE_404 + ' **400** at `body.minutes` / `body.maxExecutions`: `required`, `type` (not an integer), `minimum`, `maximum`.',
     ),
   },
-  FlowDebugCaptureController_get: {
+  flowDebugCaptures_get: {
     summary: 'Get the state of a flow’s debug capture',
-    description: lines(perm('flows:read'), STATE, EXISTENCE_404),
+    description: lines(STATE, EXISTENCE_404),
   },
-  FlowDebugCaptureController_end: {
+  flowDebugCaptures_end: {
     summary: 'End a flow’s debug capture',
     description: lines(
-      perm('flows:write'),
       'Ends the active capture now (`endsAt` becomes this moment); executions already captured keep their outputs. Audited as `flow.debug_capture_ended`. Without an active capture nothing changes, nothing is audited, and the answer is the same 200 with the state.',
       STATE,
       EXISTENCE_404,
     ),
   },
-};
+});
 
 export const DEBUG_CAPTURE_SCHEMA_EXAMPLES: Record<string, unknown> = {
   StartDebugCaptureRequest: { minutes: 15, maxExecutions: 200 },
