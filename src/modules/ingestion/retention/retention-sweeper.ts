@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
+import { DEDUP_EXPIRY } from '../ingest/deduplication';
 
 /** Rows deleted per batch: each batch is one short transaction. */
 export const RETENTION_BATCH_SIZE = 5000;
@@ -45,8 +46,7 @@ const TARGETS: Target[] = [
   { kind: 'rawMessages', table: 'raw_ingestion_messages', column: 'received_at', kept: `pinned OR processing_status = 'pending'`, inclusive: false },
   // Their e-mail requests go with them (ON DELETE CASCADE).
   { kind: 'executions', table: 'flow_executions', column: 'started_at', inclusive: false },
-  // Expired keys no longer dedup anything (a new message with the key takes it over); these were never reused.
-  { kind: 'dedupKeys', table: 'ingestion_dedup_keys', column: 'expires_at', inclusive: true },
+  { kind: 'dedupKeys', ...DEDUP_EXPIRY },
 ];
 
 /**
