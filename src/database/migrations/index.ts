@@ -10,6 +10,7 @@ import { Flows1764600000000 } from './1764600000000-flows';
 import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
 import { Retention1764810000000 } from './1764810000000-retention';
+import { EmailTemplates1765000000000 } from './1765000000000-email-templates';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Ingestion1764700000000,
   Processing1764800000000,
   Retention1764810000000,
+  EmailTemplates1765000000000,
 ];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { ActionsModule } from '../actions';
 import { FlowsModule } from '../flows/flows.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
@@ -25,7 +26,7 @@ import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
  * it leaves behind and replays of a flow over stored uplinks.
  */
 @Module({
-  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule],
+  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule, ActionsModule],
   controllers: [FlowExecutionsController, FlowReplaysController],
   providers: [
     FlowMessageRunner,

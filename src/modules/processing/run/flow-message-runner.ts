@@ -4,6 +4,7 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter, Histogram } from 'prom-client';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
+import { FlowActionRequests } from '../../actions';
 import { FlowRunner } from '../../flows/domain/flow-runner';
 import { flowVersionNotFound } from '../../flows/domain/flow-version-store';
 import { resolveParameters } from '../../flows/domain/parameter-resolution';
@@ -87,6 +88,7 @@ export class FlowMessageRunner {
     private readonly runner: FlowRunner,
     private readonly engine: FlowEngine,
     private readonly telemetry: TelemetryWriter,
+    private readonly actionRequests: FlowActionRequests,
     @InjectMetric(FLOW_EXECUTIONS_TOTAL) private readonly executionsTotal: Counter<'mode' | 'status'>,
     @InjectMetric(FLOW_EXECUTION_DURATION) private readonly executionDuration: Histogram<'mode' | 'status'>,
   ) {}
@@ -256,24 +258,19 @@ export class FlowMessageRunner {
   }
 
   private async insertActionRequests(manager: EntityManager, outcomes: readonly MessageOutcome[]): Promise<void> {
-    const rows = outcomes.flatMap((o) =>
+    const requests = outcomes.flatMap((o) =>
       o.result.status === 'succeeded'
         ? o.result.actions.map((action) => ({
-            tenant_id: o.prepared.tenantId,
-            flow_id: o.prepared.flowId,
-            flow_execution_id: o.flowExecutionId,
-            node_id: action.nodeId,
-            email_template_id: action.emailTemplateId,
-            device_id: o.device.deviceId,
+            tenantId: o.prepared.tenantId,
+            flowId: o.prepared.flowId,
+            flowExecutionId: o.flowExecutionId,
+            nodeId: action.nodeId,
+            emailTemplateId: action.emailTemplateId,
+            deviceId: o.device.deviceId,
           }))
         : [],
     );
-    if (rows.length === 0) return;
-    await manager.query(
-      `INSERT INTO flow_action_requests (tenant_id, flow_id, flow_execution_id, node_id, email_template_id, device_id)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
-      [JSON.stringify(rows)],
-    );
+    await this.actionRequests.record(manager, requests);
   }
 
   private async loadVersion(manager: EntityManager, flowVersionId: string): Promise<VersionMeta> {
