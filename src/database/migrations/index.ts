@@ -11,6 +11,7 @@ import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
 import { Retention1764810000000 } from './1764810000000-retention';
 import { EmailTemplates1765000000000 } from './1765000000000-email-templates';
+import { FieldContractVersion1765010000000 } from './1765010000000-field-contract-version';
 
 /** Every migration, oldest first; `npm run migration:generate` writes new files that must be added here. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Processing1764800000000,
   Retention1764810000000,
   EmailTemplates1765000000000,
+  FieldContractVersion1765010000000,
 ];

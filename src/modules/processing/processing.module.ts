@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ActionsModule } from '../actions';
+import { DeviceTypesModule } from '../device-types/device-types.module';
 import { FlowsModule } from '../flows/flows.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
@@ -26,7 +27,7 @@ import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
  * it leaves behind and replays of a flow over stored uplinks.
  */
 @Module({
-  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule, ActionsModule],
+  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule, ActionsModule, DeviceTypesModule],
   controllers: [FlowExecutionsController, FlowReplaysController],
   providers: [
     FlowMessageRunner,

@@ -4,6 +4,7 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter, Histogram } from 'prom-client';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
+import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 import { FlowActionRequests } from '../../actions';
 import { FlowRunner } from '../../flows/domain/flow-runner';
 import { flowVersionNotFound } from '../../flows/domain/flow-version-store';
@@ -81,7 +82,6 @@ const VERSION_META_CAPACITY = 1000;
 @Injectable()
 export class FlowMessageRunner {
   private readonly versions = new Map<string, VersionMeta>();
-  private readonly fieldNos = new Map<string, { tag: string; map: ReadonlyMap<string, number> }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -89,12 +89,13 @@ export class FlowMessageRunner {
     private readonly engine: FlowEngine,
     private readonly telemetry: TelemetryWriter,
     private readonly actionRequests: FlowActionRequests,
+    private readonly fieldContracts: FieldContractReader,
     @InjectMetric(FLOW_EXECUTIONS_TOTAL) private readonly executionsTotal: Counter<'mode' | 'status'>,
     @InjectMetric(FLOW_EXECUTION_DURATION) private readonly executionDuration: Histogram<'mode' | 'status'>,
   ) {}
 
   /**
-   * The version ready to run. `fieldTag` is the device type's field tag (FIELD_TAG_SQL) when the caller has it;
+   * The version ready to run. `fieldTag` is the device type's field contract version when the caller has it;
    * otherwise it is read. Metadata of versions (immutable) is cached; plans are cached by the engine per tag.
    */
   async prepare(flowVersionId: string, fieldTag?: string, manager: EntityManager = this.dataSource.manager): Promise<PreparedFlowVersion> {
@@ -299,13 +300,7 @@ export class FlowMessageRunner {
   }
 
   private async fieldNosOf(manager: EntityManager, deviceTypeId: string, tag: string): Promise<ReadonlyMap<string, number>> {
-    const cached = this.fieldNos.get(deviceTypeId);
-    if (cached && cached.tag === tag) return cached.map;
-    const rows = await manager.query<{ key: string; field_no: number }[]>(`SELECT key, field_no FROM device_field_definitions WHERE device_type_id = $1`, [deviceTypeId]);
-    const map = new Map(rows.map((row) => [row.key, row.field_no]));
-    if (this.fieldNos.size >= VERSION_META_CAPACITY) this.fieldNos.clear();
-    this.fieldNos.set(deviceTypeId, { tag, map });
-    return map;
+    return (await this.fieldContracts.at(deviceTypeId, tag, manager)).fieldNos;
   }
 }
 
