@@ -20,6 +20,7 @@ import { RawIngestionMessagesController } from './raw-ingestion-messages.control
 import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
+import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
@@ -39,12 +40,13 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     ListRawMessagesHandler,
     GetRawMessageHandler,
     RawMessageWriter,
+    RawMessageOutcomes,
     RetentionSweeper,
     RetentionJob,
     UplinkIntake,
     MqttSubscriber,
     ...ingestionMetricProviders,
   ],
-  exports: [RawMessageWriter],
+  exports: [RawMessageWriter, RawMessageOutcomes],
 })
 export class IngestionModule {}
