@@ -24,7 +24,7 @@ import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
- * store, raw-message reads, and retention of raw messages, executions and dedup keys.
+ * store, raw-message reads (and the outcomes processing records), and retention of raw messages and dedup keys.
  */
 @Module({
   imports: [PaginationModule, HealthModule],
