@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ActionsModule } from '../actions';
 import { DeviceTypesModule } from '../device-types/device-types.module';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { ActivateFlowHandler } from './activate-flow/activate-flow.handler';
 import { CreateFixtureHandler } from './create-fixture/create-fixture.handler';
 import { DeleteFixtureHandler } from './delete-fixture/delete-fixture.handler';
@@ -47,7 +48,7 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
  * through the actions module's `EMAIL_TEMPLATE_LOOKUP`.
  */
 @Module({
-  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule, ActionsModule],
+  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule, ActionsModule, IngestionModule],
   controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController],
   providers: [
     FlowRepository,

@@ -21,6 +21,7 @@ import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
 import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
+import { RawMessagePins } from './raw-messages/raw-message-pins';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
@@ -41,12 +42,13 @@ import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
     GetRawMessageHandler,
     RawMessageWriter,
     RawMessageOutcomes,
+    RawMessagePins,
     RetentionSweeper,
     RetentionJob,
     UplinkIntake,
     MqttSubscriber,
     ...ingestionMetricProviders,
   ],
-  exports: [RawMessageWriter, RawMessageOutcomes],
+  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins],
 })
 export class IngestionModule {}
