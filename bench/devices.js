@@ -222,8 +222,9 @@ async function currentValues(db, database, services, hello, peer, catalog, readD
 async function writes(db, catalog) {
   log(`2) write API: ${WRITE_ROWS} measurement rows in batches of ${BATCH}`);
   const { TelemetryWriter } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'storage', 'telemetry-writer.js'));
-  const writer = new TelemetryWriter();
+  const { FieldContractReader } = require(join(ROOT, 'dist', 'modules', 'device-types', 'field-contract', 'field-contract.reader.js'));
   const manager = { query: (sql, params) => db.query(sql, params).then((result) => result.rows) };
+  const writer = new TelemetryWriter(new FieldContractReader({ manager }));
   const devices = await seedDevices(db, catalog, 100, 9);
   await db.query(`CREATE TABLE bench_plain_measurements (device_id uuid, field_no int, observed_at timestamptz, raw_received_at timestamptz,
                   value_num double precision, value_json jsonb)`);

@@ -18,6 +18,8 @@ const { AppConfig } = dist('config/app-config');
 const { AppConfigModule } = dist('config/config.module');
 const { DatabaseModule } = dist('database/database.module');
 const { RetentionSweeper, RETENTION_BATCH_SIZE, retentionBatchSql } = dist('modules/ingestion/retention/retention-sweeper');
+const { ExecutionRetentionSweeper, EXECUTION_RETENTION_BATCH_SQL } = dist('modules/processing/retention/execution-retention-sweeper');
+const batchSql = (kind) => (kind === 'executions' ? EXECUTION_RETENTION_BATCH_SQL : retentionBatchSql(kind));
 
 const RAW_ROWS = Number(process.env.BENCH_RAW_ROWS ?? 2_000_000);
 const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 1_000_000);
@@ -115,7 +117,7 @@ async function explain(sql, kind, days) {
   await sql.query('BEGIN');
   try {
     const { rows: [{ cutoff }] } = await sql.query(`SELECT (clock_timestamp() - make_interval(days => $1))::text AS cutoff`, [days]);
-    const { plan } = await explainPlan(sql, retentionBatchSql(kind), ['-infinity', cutoff, RETENTION_BATCH_SIZE]);
+    const { plan } = await explainPlan(sql, batchSql(kind), ['-infinity', cutoff, RETENTION_BATCH_SIZE]);
     return plan.map((line) => `    ${line}`).join('\n');
   } finally {
     await sql.query('ROLLBACK');
@@ -126,7 +128,7 @@ async function main() {
   const database = await throwAwayDatabase('retention');
   const config = AppConfig.fromEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, DB_STATEMENT_TIMEOUT_MS: '0' });
   class BenchModule {}
-  Module({ imports: [AppConfigModule.forRoot(config), DatabaseModule], providers: [RetentionSweeper] })(BenchModule);
+  Module({ imports: [AppConfigModule.forRoot(config), DatabaseModule], providers: [RetentionSweeper, ExecutionRetentionSweeper] })(BenchModule);
   const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
   const sql = new Client({ connectionString: database.url });
   try {
@@ -141,7 +143,16 @@ async function main() {
     say('\n  one raw batch (EXPLAIN ANALYZE, rolled back):');
     say(await explain(sql, 'rawMessages', config.rawRetentionDays));
 
-    const sweeper = app.get(RetentionSweeper);
+    // Ingestion's sweep (raw messages, dedup keys), then processing's (executions): what the two hourly jobs do.
+    const ingestion = app.get(RetentionSweeper);
+    const executions = app.get(ExecutionRetentionSweeper);
+    const sweeper = {
+      async run() {
+        const raw = await ingestion.run();
+        const exec = await executions.run();
+        return { ...raw, executions: exec.executions, batches: raw.batches + exec.batches };
+      },
+    };
     const { value: run, ms } = await timed(() => sweeper.run());
     const deleted = run.rawMessages + run.executions + run.dedupKeys;
     const after = await sizes(sql);

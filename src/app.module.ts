@@ -13,6 +13,7 @@ import { UsersModule } from './modules/users/users.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import { OrganizationUnitsModule } from './modules/organization-units/organization-units.module';
 import { MembershipsModule } from './modules/memberships/memberships.module';
+import { ActionsModule } from './modules/actions';
 import { AuditModule } from './modules/audit/audit.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { BlocksModule } from './modules/blocks/blocks.module';
@@ -63,6 +64,7 @@ export class AppModule {
         DiagnosticsModule,
         SandboxModule,
         BlocksModule,
+        ActionsModule,
         ...extraModules,
       ],
       providers: [

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../src/config/app-config';
 import { RETENTION_JOB } from '../src/modules/ingestion/retention/retention.job';
 import { RETENTION_LOCK_KEY, RetentionSweeper } from '../src/modules/ingestion/retention/retention-sweeper';
+import { EXECUTION_RETENTION_JOB } from '../src/modules/processing/retention/execution-retention.job';
+import { EXECUTION_RETENTION_LOCK_KEY, ExecutionRetentionSweeper } from '../src/modules/processing/retention/execution-retention-sweeper';
 import { loginAdmin } from './support/auth';
 import { seedDevice, seedDeviceType, seedField } from './support/devices';
 import { pipelineGraph } from './support/flows';
@@ -13,7 +15,7 @@ import { waitUntil } from './support/wait';
 
 /*
  * Retention of raw messages (RAW_RETENTION_DAYS, default 30; pinned and pending ones kept), flow executions
- * (EXECUTION_RETENTION_DAYS, default 14) and expired dedup keys.
+ * (EXECUTION_RETENTION_DAYS, default 14; processing's own sweep and job) and expired dedup keys.
  *
  * Raw messages are written routed with SQL (seedRawMessage): routing belongs to the processing pipeline, which
  * these tests do not depend on.
@@ -24,14 +26,15 @@ describe('retention', () => {
   let admin: ReturnType<typeof as>;
   let tenant: SeededTenant;
   let sweeper: RetentionSweeper;
+  let executionSweeper: ExecutionRetentionSweeper;
 
   const exists = async (table: string, column: string, id: string) =>
     (await t.dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [id])).length === 1;
   const rawExists = (id: string) => exists('raw_ingestion_messages', 'raw_ingestion_message_id', id);
   const executionExists = (id: string) => exists('flow_executions', 'flow_execution_id', id);
   const dedupKeyExists = (key: string) => exists('ingestion_dedup_keys', 'dedup_key', key);
-  const jobRuns = (state: string) =>
-    t.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM jobs WHERE name = $1 AND state = $2`, [RETENTION_JOB, state]).then((rows) => rows[0]!.n);
+  const jobRuns = (state: string, job = RETENTION_JOB) =>
+    t.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM jobs WHERE name = $1 AND state = $2`, [job, state]).then((rows) => rows[0]!.n);
 
   async function newFlow() {
     const type = await seedDeviceType(t, tenant);
@@ -71,8 +74,9 @@ describe('retention', () => {
     admin = as(t, (await loginAdmin(t)).accessToken);
     tenant = await seedTenant(t);
     sweeper = t.app.get(RetentionSweeper);
-    // The recurring job runs once at start; the direct runs below must not meet it holding the retention lock.
-    await waitUntil(async () => (await jobRuns('completed')) >= 1);
+    executionSweeper = t.app.get(ExecutionRetentionSweeper);
+    // The recurring jobs run once at start; the direct runs below must not meet them holding their locks.
+    await waitUntil(async () => (await jobRuns('completed')) >= 1 && (await jobRuns('completed', EXECUTION_RETENTION_JOB)) >= 1);
   });
   afterAll(() => t.close());
 
@@ -124,7 +128,8 @@ describe('retention', () => {
        VALUES ($1, $2, $3, 'mail', gen_random_uuid(), $4), ($1, $2, $5, 'mail', gen_random_uuid(), $4)`,
       [tenant.tenantId, flow.flowId, old, flow.device.deviceId, recent],
     );
-    expect(await sweeper.run()).toMatchObject({ executions: 2 });
+    expect(await executionSweeper.run()).toMatchObject({ executions: 2 });
+    expect(await sweeper.run()).not.toHaveProperty('executions');
     expect([await executionExists(old), await executionExists(older), await executionExists(recent)]).toEqual([false, false, true]);
     const requests = await t.dataSource.query(`SELECT flow_execution_id FROM flow_action_requests WHERE flow_id = $1`, [flow.flowId]);
     expect(requests).toEqual([{ flow_execution_id: recent }]);
@@ -142,11 +147,13 @@ describe('retention', () => {
     const kept = await expiredRaw(4, { deviceId: flow.device.deviceId, pinned: true });
     const executions = await Promise.all(Array.from({ length: 7 }, () => seedExecution(flow, 20)));
     const result = await sweeper.run({ batchSize: 5 });
-    expect(result).toMatchObject({ rawMessages: 23, executions: 7 });
+    expect(result).toMatchObject({ rawMessages: 23 });
+    expect(await executionSweeper.run({ batchSize: 5 })).toMatchObject({ executions: 7, batches: 2 });
     for (const message of deleted) expect(await rawExists(message.rawIngestionMessageId)).toBe(false);
     for (const message of kept) expect(await rawExists(message.rawIngestionMessageId)).toBe(true);
     for (const id of executions) expect(await executionExists(id)).toBe(false);
-    expect(await sweeper.run({ batchSize: 5 })).toMatchObject({ rawMessages: 0, executions: 0, dedupKeys: 0 });
+    expect(await sweeper.run({ batchSize: 5 })).toMatchObject({ rawMessages: 0, dedupKeys: 0 });
+    expect(await executionSweeper.run({ batchSize: 5 })).toMatchObject({ executions: 0 });
   });
 
   it('yields to a replica holding the retention lock, and two concurrent runs delete everything exactly once', async () => {
@@ -158,7 +165,16 @@ describe('retention', () => {
       await holder.query('SELECT pg_advisory_xact_lock($1)', [RETENTION_LOCK_KEY]);
       expect(await sweeper.run()).toMatchObject({ rawMessages: 0, yielded: true });
       expect(await rawExists(messages[0]!.rawIngestionMessageId)).toBe(true);
+      // Each sweep has its own lock: executions are swept meanwhile.
+      expect(await executionSweeper.run()).toMatchObject({ yielded: false });
       await holder.commitTransaction();
+      await holder.startTransaction();
+      const execution = await seedExecution(flow, 20);
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [EXECUTION_RETENTION_LOCK_KEY]);
+      expect(await executionSweeper.run()).toMatchObject({ executions: 0, yielded: true });
+      expect(await executionExists(execution)).toBe(true);
+      await holder.commitTransaction();
+      expect(await executionSweeper.run()).toMatchObject({ executions: 1, yielded: false });
     } finally {
       await holder.release();
     }
@@ -166,9 +182,12 @@ describe('retention', () => {
 
     const many = await expiredRaw(120, { deviceId: flow.device.deviceId });
     const executions = await Promise.all(Array.from({ length: 30 }, () => seedExecution(flow, 30)));
-    const runs = await Promise.all([sweeper.run({ batchSize: 7 }), sweeper.run({ batchSize: 7 }), sweeper.run({ batchSize: 11 })]);
+    const [runs, executionRuns] = await Promise.all([
+      Promise.all([sweeper.run({ batchSize: 7 }), sweeper.run({ batchSize: 7 }), sweeper.run({ batchSize: 11 })]),
+      Promise.all([executionSweeper.run({ batchSize: 7 }), executionSweeper.run({ batchSize: 3 })]),
+    ]);
     expect(runs.reduce((sum, run) => sum + run.rawMessages, 0)).toBe(120);
-    expect(runs.reduce((sum, run) => sum + run.executions, 0)).toBe(30);
+    expect(executionRuns.reduce((sum, run) => sum + run.executions, 0)).toBe(30);
     for (const message of many) expect(await rawExists(message.rawIngestionMessageId)).toBe(false);
     for (const id of executions) expect(await executionExists(id)).toBe(false);
   });
@@ -194,9 +213,10 @@ describe('retention', () => {
     const execution = await seedExecution(flow, 15);
     const key = await seedDedupKey(-60);
     const completed = await jobRuns('completed');
-    await t.dataSource.query(`UPDATE jobs SET run_at = clock_timestamp() WHERE name = $1 AND state = 'pending'`, [RETENTION_JOB]);
-    await waitUntil(async () => (await jobRuns('completed')) > completed);
+    const executionsCompleted = await jobRuns('completed', EXECUTION_RETENTION_JOB);
+    await t.dataSource.query(`UPDATE jobs SET run_at = clock_timestamp() WHERE name = ANY ($1) AND state = 'pending'`, [[RETENTION_JOB, EXECUTION_RETENTION_JOB]]);
+    await waitUntil(async () => (await jobRuns('completed')) > completed && (await jobRuns('completed', EXECUTION_RETENTION_JOB)) > executionsCompleted);
     expect([await rawExists(message!.rawIngestionMessageId), await executionExists(execution), await dedupKeyExists(key)]).toEqual([false, false, false]);
-    await waitUntil(async () => (await jobRuns('pending')) === 1);
+    await waitUntil(async () => (await jobRuns('pending')) === 1 && (await jobRuns('pending', EXECUTION_RETENTION_JOB)) === 1);
   });
 });

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { Response } from 'express';
 import { HealthController } from '../src/health/health.controller';
 import { shutdownGracefully } from '../src/lifecycle/graceful-shutdown';
-import { ShutdownState } from '../src/lifecycle/shutdown-state';
+import { ShutdownState } from '../src/shared/lifecycle/shutdown-state';
 import { startTestApp, TestApp } from './support/test-app';
 
 const silentLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };

@@ -16,6 +16,9 @@ import { IngestionCredentialEntity } from '../modules/ingestion/domain/ingestion
 import { RawIngestionMessageEntity } from '../modules/ingestion/domain/raw-ingestion-message.entity';
 import { FlowExecutionEntity } from '../modules/processing/executions/domain/flow-execution.entity';
 import { FlowReplayEntity } from '../modules/processing/replays/domain/flow-replay.entity';
+import { EmailTemplateVersionEntity } from '../modules/actions/persistence/email-template-version.entity';
+import { EmailTemplateEntity } from '../modules/actions/persistence/email-template.entity';
+import { FlowActionRequestEntity } from '../modules/actions/persistence/flow-action-request.entity';
 import { AuditLogEntity } from '../shared/audit/audit-log.entity';
 
 /** Every TypeORM entity of the service; a new module adds its entities here. */
@@ -39,4 +42,7 @@ export const ENTITIES = [
   RawIngestionMessageEntity,
   FlowExecutionEntity,
   FlowReplayEntity,
+  FlowActionRequestEntity,
+  EmailTemplateEntity,
+  EmailTemplateVersionEntity,
 ];

@@ -2,7 +2,7 @@ import { Controller, Res } from '@nestjs/common';
 import { ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../shared/auth/public.decorator';
-import { ShutdownState } from '../lifecycle/shutdown-state';
+import { ShutdownState } from '../shared/lifecycle/shutdown-state';
 import { DatabaseHealthIndicator } from './database.health';
 import { ReportedChecks } from './reported-checks';
 import { ApiDocs } from '../shared/http/route-docs';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { INestApplication, LoggerService } from '@nestjs/common';
-import { ShutdownState } from './shutdown-state';
+import { ShutdownState } from '../shared/lifecycle/shutdown-state';
 
 /**
  * SIGTERM sequence: readiness turns 503 at once, the server stops accepting at once, in-flight requests finish

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
-import { ShutdownState } from '../lifecycle/shutdown-state';
+import { ShutdownState } from './lifecycle/shutdown-state';
 import { AccessService } from './access/access.service';
 import { AuthCache } from './auth/auth-cache';
 import { AuditWriter } from './audit/audit-writer';

@@ -10,6 +10,8 @@ import { Flows1764600000000 } from './1764600000000-flows';
 import { Ingestion1764700000000 } from './1764700000000-ingestion';
 import { Processing1764800000000 } from './1764800000000-processing';
 import { Retention1764810000000 } from './1764810000000-retention';
+import { EmailTemplates1765000000000 } from './1765000000000-email-templates';
+import { FieldContractVersion1765010000000 } from './1765010000000-field-contract-version';
 import { DeviceLastSeen1765100000000 } from './1765100000000-device-last-seen';
 import { FlowDebugCaptures1765100000001 } from './1765100000001-flow-debug-captures';
 
@@ -27,6 +29,8 @@ export const MIGRATIONS = [
   Ingestion1764700000000,
   Processing1764800000000,
   Retention1764810000000,
+  EmailTemplates1765000000000,
+  FieldContractVersion1765010000000,
   DeviceLastSeen1765100000000,
   FlowDebugCaptures1765100000001,
 ];

@@ -9,6 +9,7 @@ import { DeviceTypesController } from './device-types.controller';
 import { DeviceFieldReader } from './domain/device-field.reader';
 import { DeviceTypeReader } from './domain/device-type.reader';
 import { DeviceTypeRepository } from './domain/device-type.repository';
+import { FieldContractReader } from './field-contract/field-contract.reader';
 import { GetDeviceFieldHandler } from './get-device-field/get-device-field.handler';
 import { GetDeviceTypeHandler } from './get-device-type/get-device-type.handler';
 import { ListDeviceFieldsHandler } from './list-device-fields/list-device-fields.handler';
@@ -16,7 +17,7 @@ import { ListDeviceTypesHandler } from './list-device-types/list-device-types.ha
 import { UpdateDeviceFieldHandler } from './update-device-field/update-device-field.handler';
 import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type.handler';
 
-/** The tenant's device types and their field definitions (the telemetry contract). */
+/** The tenant's device types and their field definitions (the telemetry contract, read by other modules through FieldContractReader). */
 @Module({
   imports: [PaginationModule],
   controllers: [DeviceTypesController, DeviceFieldsController],
@@ -24,6 +25,7 @@ import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type
     DeviceTypeRepository,
     DeviceTypeReader,
     DeviceFieldReader,
+    FieldContractReader,
     ListDeviceTypesHandler,
     CreateDeviceTypeHandler,
     GetDeviceTypeHandler,
@@ -35,6 +37,7 @@ import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type
     UpdateDeviceFieldHandler,
     DeprecateDeviceFieldHandler,
   ],
-  exports: [DeviceTypeReader, DeviceFieldReader],
+  // Other modules read field definitions only through FieldContractReader.
+  exports: [DeviceTypeReader, FieldContractReader],
 })
 export class DeviceTypesModule {}

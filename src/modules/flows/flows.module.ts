@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { ActionsModule } from '../actions';
 import { DeviceTypesModule } from '../device-types/device-types.module';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { ActivateFlowHandler } from './activate-flow/activate-flow.handler';
 import { CreateFixtureHandler } from './create-fixture/create-fixture.handler';
 import { DeleteFixtureHandler } from './delete-fixture/delete-fixture.handler';
@@ -21,7 +23,7 @@ import { DeprecateFlowVersionHandler } from './deprecate-flow-version/deprecate-
 import { FlowRepository } from './domain/flow.repository';
 import { FlowValidator } from './domain/flow-validator';
 import { FlowVersionStore } from './domain/flow-version-store';
-import { BLOCK_VERSION_LOOKUP, EMAIL_TEMPLATE_LOOKUP, NoEmailTemplates } from './domain/graph/block-version-lookup';
+import { BLOCK_VERSION_LOOKUP } from './domain/graph/block-version-lookup';
 import { StoredCustomBlocks } from './domain/graph/custom-block-lookup';
 import { FlowVersionsController } from './flow-versions.controller';
 import { FlowsController } from './flows.controller';
@@ -47,17 +49,16 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
  * Telemetry flows: one per device type, immutable graph versions, validation, release, activation and rollback,
  * fixtures, parameter overrides, fixture runs and previews (through the flow engine; nothing stored or sent).
  * Custom blocks are looked up through `BLOCK_VERSION_LOOKUP` (the stored block versions) and e-mail templates
- * through `EMAIL_TEMPLATE_LOOKUP` (none exist until the e-mail actions module binds its own).
+ * through the actions module's `EMAIL_TEMPLATE_LOOKUP`.
  */
 @Module({
-  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule],
+  imports: [PaginationModule, DeviceTypesModule, FlowEngineModule, ActionsModule, IngestionModule],
   controllers: [FlowsController, FlowVersionsController, FlowFixturesController, FlowParametersController, FlowRunsController, FlowDebugCaptureController],
   providers: [
     FlowRepository,
     FlowVersionStore,
     FlowValidator,
     { provide: BLOCK_VERSION_LOOKUP, useClass: StoredCustomBlocks },
-    { provide: EMAIL_TEMPLATE_LOOKUP, useClass: NoEmailTemplates },
     CreateFlowHandler,
     GetDeviceTypeFlowHandler,
     ListFlowsHandler,

@@ -20,10 +20,12 @@ import { RawIngestionMessagesController } from './raw-ingestion-messages.control
 import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
 import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
+import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
+import { RawMessagePins } from './raw-messages/raw-message-pins';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
- * store, raw-message reads, and retention of raw messages, executions and dedup keys.
+ * store, raw-message reads (and the outcomes processing records), and retention of raw messages and dedup keys.
  */
 @Module({
   imports: [PaginationModule, HealthModule],
@@ -39,12 +41,14 @@ import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw
     ListRawMessagesHandler,
     GetRawMessageHandler,
     RawMessageWriter,
+    RawMessageOutcomes,
+    RawMessagePins,
     RetentionSweeper,
     RetentionJob,
     UplinkIntake,
     MqttSubscriber,
     ...ingestionMetricProviders,
   ],
-  exports: [RawMessageWriter],
+  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins],
 })
 export class IngestionModule {}

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { ActionsModule } from '../actions';
+import { DeviceTypesModule } from '../device-types/device-types.module';
 import { FlowsModule } from '../flows/flows.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
@@ -21,14 +23,16 @@ import { GetReplayHandler } from './replays/get-replay/get-replay.handler';
 import { ListReplaysHandler } from './replays/list-replays/list-replays.handler';
 import { RecoverReplaysHandler } from './replays/run-replay/recover-replays.handler';
 import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
+import { ExecutionRetentionJob } from './retention/execution-retention.job';
+import { ExecutionRetentionSweeper } from './retention/execution-retention-sweeper';
 
 /**
  * Processing of stored uplinks: the live pipeline (IngestionProcessor) and the shared core that runs a stored
  * message through a stored flow version and records what it produced (StoredUplinkProcessor); the execution records
- * it leaves behind and replays of a flow over stored uplinks.
+ * it leaves behind (and their retention) and replays of a flow over stored uplinks.
  */
 @Module({
-  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule],
+  imports: [PaginationModule, FlowsModule, TelemetryModule, IngestionModule, ActionsModule, DeviceTypesModule],
   controllers: [FlowExecutionsController, FlowReplaysController],
   providers: [
     FlowVersionLoader,
@@ -47,6 +51,8 @@ import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
     CancelReplayHandler,
     RunReplayHandler,
     RecoverReplaysHandler,
+    ExecutionRetentionSweeper,
+    ExecutionRetentionJob,
   ],
   exports: [StoredUplinkProcessor],
 })

@@ -10,7 +10,8 @@ import { TelemetryController } from './telemetry.controller';
 
 /**
  * Telemetry reads and the write API (TelemetryWriter, TelemetryFieldReader) that flow
- * executions call. Devices are resolved by the devices module's DeviceReader, fields read by DeviceFieldReader.
+ * executions call. Devices are resolved by the devices module's DeviceReader, field definitions read through
+ * the device-types module's FieldContractReader.
  */
 @Module({
   imports: [PaginationModule, DevicesModule, DeviceTypesModule],

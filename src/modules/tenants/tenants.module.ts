@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ActionsModule } from '../actions';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ChangeTenantStatusHandler } from './change-tenant-status/change-tenant-status.handler';
 import { CreateTenantHandler } from './create-tenant/create-tenant.handler';
@@ -10,7 +11,7 @@ import { UpdateTenantHandler } from './update-tenant/update-tenant.handler';
 
 /** Tenants. */
 @Module({
-  imports: [PaginationModule],
+  imports: [PaginationModule, ActionsModule],
   controllers: [TenantsController],
   providers: [TenantRepository, ListTenantsHandler, CreateTenantHandler, GetTenantHandler, UpdateTenantHandler, ChangeTenantStatusHandler],
 })

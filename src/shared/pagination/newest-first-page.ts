@@ -5,13 +5,21 @@ import { IsDefined, IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'cl
 import { MaxLength } from '../validation/text-length';
 import { AfterFrom, DateTimeFormat, instantOf, MaxSpan } from '../validation/time-window';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
-import type { TimeWindow } from './newest-first-paginator';
 
 /** The "Newest-first" list family: page sizes 1..100, default 25. */
 export const MAX_NEWEST_FIRST_LIMIT = 100;
 export const DEFAULT_NEWEST_FIRST_LIMIT = 25;
 /** A time window spans at most 31 days. */
 export const MAX_WINDOW_SPAN_MS = 31 * 24 * 60 * 60 * 1000;
+
+/**
+ * A validated time window: both bounds, or neither. Instants as ISO 8601 text; `to` is exclusive.
+ * Neither: the `defaultHours` before the anchor (null: unbounded below, as dead letters are).
+ */
+export interface TimeWindow {
+  from: string | null;
+  to: string | null;
+}
 
 /** One page of a "Newest-first" list: no total. */
 export interface NewestFirstPage<T> {

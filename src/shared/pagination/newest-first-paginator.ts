@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { CursorCodec, cursorInvalid } from './cursor-codec';
 import type { PageRequest } from './keyset-paginator';
-import type { NewestFirstPage } from './newest-first-page';
+import type { NewestFirstPage, TimeWindow } from './newest-first-page';
 
 /** SQL expressions of a time-windowed list's sort key, e.g. `{ time: 'a.occurred_at', id: 'a.audit_log_id' }`. */
 export interface NewestFirstKeys {
@@ -10,14 +10,7 @@ export interface NewestFirstKeys {
   id: string;
 }
 
-/**
- * A validated time window: both bounds, or neither. Instants as ISO 8601 text; `to` is exclusive.
- * Neither: the `defaultHours` before the anchor (null: unbounded below, as dead letters are).
- */
-export interface TimeWindow {
-  from: string | null;
-  to: string | null;
-}
+export type { TimeWindow } from './newest-first-page';
 
 export interface WindowedPageRequest extends PageRequest {
   window: TimeWindow;

@@ -1,3 +1,10 @@
+/** The encodings a raw payload comes in, wherever one is accepted (ingestion, fixture inputs). */
+export const PAYLOAD_ENCODINGS = ['base64', 'hex', 'utf8', 'json'] as const;
+/** A raw payload's `data` is at most this many characters. */
+export const MAX_PAYLOAD_DATA_LENGTH = 65536;
+/** A message's `connectionData` is at most this many bytes as JSON. */
+export const MAX_CONNECTION_DATA_BYTES = 16 * 1024;
+
 /**
  * The one rule for whether a raw payload decodes, shared by the flow engine (which decodes it), fixture inputs and
  * ingestion (which accept it), so nothing is accepted that an execution would then fail to decode.

@@ -1,11 +1,8 @@
 import type { FieldViolation, ValidationRule } from '../../../shared/errors/error-codes';
 import { instantOf } from '../../../shared/validation/time-window';
-import { rawPayloadDecodes } from '../../../shared/validation/raw-payload';
+import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 export const INPUT_MODES = ['live', 'replay', 'preview', 'fixture'] as const;
-export const PAYLOAD_ENCODINGS = ['base64', 'hex', 'utf8', 'json'] as const;
-export const MAX_PAYLOAD_DATA_LENGTH = 65536;
-export const MAX_CONNECTION_DATA_BYTES = 16 * 1024;
 export const MAX_ASSERTIONS = 50;
 export const MAX_ASSERTION_PATH_LENGTH = 500;
 export const MAX_FIXTURES_PER_FLOW = 100;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { assertLockVersion } from '../../../shared/concurrency/if-match';
 import { ResourceNotFoundError, ValidationFailedError } from '../../../shared/errors/domain-error';
+import { RawMessagePins } from '../../ingestion/raw-messages/raw-message-pins';
 import { storedUplinkInput, storedUplinkOf, type StoredUplinkRow } from '../engine';
 import { FlowEntity } from './flow.entity';
 import { FlowFixtureEntity } from './flow-fixture.entity';
@@ -28,11 +29,6 @@ export interface FixtureDraft {
   assertions: { path: string; expected: unknown }[];
 }
 
-/** The raw-message columns a fixture input is derived from. */
-interface RawMessageRow extends StoredUplinkRow {
-  device_id: string;
-}
-
 const rawNotFound = () =>
   ValidationFailedError.single('body.raw', 'reference_not_found', 'No stored raw message of a device of this type has this id and receivedAt.');
 
@@ -45,10 +41,13 @@ const rawNotFound = () =>
  * `pinned` in a later statement, whose fresh snapshot sees every concurrent change to those references that
  * committed before the lock was granted; so two fixtures released at once never leave a message pinned (or
  * unpinned) wrongly, and retention, which deletes only unpinned rows and rechecks that under the row lock,
- * never deletes a message a fixture is being saved from.
+ * never deletes a message a fixture is being saved from. The raw rows are ingestion's: locked and pinned through
+ * its RawMessagePins.
  */
 @Injectable()
 export class FixtureRepository {
+  constructor(private readonly pins: RawMessagePins) {}
+
   /** 400 for a body that breaks the rules needing no lookup (checked before the flow's 404). */
   assertBodyShape(body: FixtureBody): void {
     const violations = fixtureBodyViolations(body);
@@ -83,17 +82,8 @@ export class FixtureRepository {
     }
     const { rawIngestionMessageId } = draft.raw;
     await this.lockRawMessages(manager, [rawIngestionMessageId]);
-    const [row] = await manager.query<RawMessageRow[]>(
-      `WITH pinned AS (
-         UPDATE raw_ingestion_messages r SET pinned = true
-           FROM devices d
-          WHERE r.raw_ingestion_message_id = $1 AND r.received_at = $2::timestamptz AND r.raw_payload IS NOT NULL
-            AND d.device_id = r.device_id AND d.tenant_id = $3 AND d.device_type_id = $4
-          RETURNING r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id, r.device_id)
-       SELECT * FROM pinned`,
-      // RFC 3339 allows a lower-case `t` and `z`; PostgreSQL reads the upper-case form at full precision.
-      [rawIngestionMessageId, draft.raw.receivedAt.toUpperCase(), flow.tenantId, flow.deviceTypeId],
-    );
+    const pinned = await this.pins.pin(manager, { rawIngestionMessageId, receivedAt: draft.raw.receivedAt, tenantId: flow.tenantId, deviceTypeId: flow.deviceTypeId });
+    const row = pinned as (StoredUplinkRow & { device_id: string }) | null;
     if (!row) throw rawNotFound();
     const input = draft.input ?? storedUplinkInput(storedUplinkOf(row), { tenantId: flow.tenantId, deviceId: row.device_id, deviceTypeId: flow.deviceTypeId }, 'fixture', {});
     return { ...columns, input, rawIngestionMessageId, rawReceivedAt: row.received_at, rawRetentionExtended: true };
@@ -103,24 +93,15 @@ export class FixtureRepository {
    * Locks the raw messages a command is about to reference or release, in id order so two commands never wait
    * on each other crosswise. Must precede `releaseRawMessage` in the same transaction.
    */
-  async lockRawMessages(manager: EntityManager, ids: (string | null)[]): Promise<void> {
-    const unique = [...new Set(ids.filter((id): id is string => id !== null))].sort();
-    if (unique.length === 0) return;
-    await manager.query(
-      `SELECT 1 FROM raw_ingestion_messages WHERE raw_ingestion_message_id = ANY($1::uuid[]) ORDER BY raw_ingestion_message_id FOR UPDATE`,
-      [unique],
-    );
+  lockRawMessages(manager: EntityManager, ids: (string | null)[]): Promise<void> {
+    return this.pins.lock(manager, ids);
   }
 
   /** After a reference to the (locked) message is gone: pinned exactly while another fixture still references it. */
   async releaseRawMessage(manager: EntityManager, rawIngestionMessageId: string | null): Promise<void> {
     if (rawIngestionMessageId === null) return;
-    await manager.query(
-      `UPDATE raw_ingestion_messages r
-          SET pinned = EXISTS (SELECT 1 FROM flow_fixtures f WHERE f.raw_ingestion_message_id = r.raw_ingestion_message_id)
-        WHERE r.raw_ingestion_message_id = $1`,
-      [rawIngestionMessageId],
-    );
+    const referenced = await manager.existsBy(FlowFixtureEntity, { rawIngestionMessageId });
+    await this.pins.setPinned(manager, rawIngestionMessageId, referenced);
   }
 
   /** A fixture of this flow; another flow's fixture is the fixture's 404. */

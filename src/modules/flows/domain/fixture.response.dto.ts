@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FlowFixtureEntity } from './flow-fixture.entity';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/list-measurements/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 
 export class RawReferenceResponse {
   @ApiProperty({ format: 'uuid' })

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
+import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 import type { VersionRecord } from '../../../shared/versioning/version-store';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup, EMAIL_TEMPLATE_LOOKUP, EmailTemplateLookup } from './graph/block-version-lookup';
 import { FieldInfo, ValidationIssue, validationIssues } from './graph/flow-graph-validator';
@@ -38,15 +39,13 @@ export class FlowValidator {
   constructor(
     @Inject(BLOCK_VERSION_LOOKUP) private readonly blocks: BlockVersionLookup,
     @Inject(EMAIL_TEMPLATE_LOOKUP) private readonly emailTemplates: EmailTemplateLookup,
+    private readonly fieldContracts: FieldContractReader,
   ) {}
 
   async report(manager: EntityManager, tenantId: string, deviceTypeId: string, version: VersionRecord): Promise<ValidationReport> {
     const graph = version.row.graph as FlowGraph;
     const parameters = version.row.parameters as ParameterDeclaration[];
-    const fields = await manager.query<{ key: string; schema_ref: string; storage_targets: string[]; status: 'active' | 'deprecated'; deprecated_at: Date | null }[]>(
-      `SELECT key, schema_ref, storage_targets, status, deprecated_at FROM device_field_definitions WHERE device_type_id = $1`,
-      [deviceTypeId],
-    );
+    const { fields } = await this.fieldContracts.current(deviceTypeId, manager);
     const customIds = [...new Set(graph.nodes.flatMap((node) => (node.block?.type === 'custom' ? [node.block.flowBlockVersionId.toLowerCase()] : [])))];
     const templateIds = [
       ...new Set(
@@ -61,10 +60,10 @@ export class FlowValidator {
       tenantId,
       fields: fields.map((field): FieldInfo => ({
         key: field.key,
-        schemaRef: field.schema_ref,
-        storageTargets: field.storage_targets,
+        schemaRef: field.schemaRef,
+        storageTargets: [...field.storageTargets],
         status: field.status,
-        deprecatedAt: field.deprecated_at,
+        deprecatedAt: field.deprecatedAt,
       })),
       customBlocks: customIds.length ? await this.blocks.findVersions(manager, customIds) : new Map(),
       emailTemplates: templateIds.length ? await this.emailTemplates.findTemplates(manager, templateIds) : new Map(),

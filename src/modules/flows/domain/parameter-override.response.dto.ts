@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OVERRIDE_LEVELS, OverrideLevel, FlowParameterOverrideEntity } from './flow-parameter-override.entity';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/list-measurements/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 
 /** A stored parameter value at tenant, device-type or device level. */
 export class ParameterOverrideResponse {

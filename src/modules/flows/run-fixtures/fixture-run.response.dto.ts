@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/list-measurements/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 import { ExecutionErrorResponse } from '../domain/execution-result.response.dto';
 
 const ANY_JSON = { oneOf: [...JSON_VALUE_SCHEMAS, { type: 'null' }] };

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
 import type { IngestSource } from '../domain/raw-ingestion-message.entity';
+import { dedupClaimSql, DedupHolder, dedupMapKey } from './deduplication';
 
 /** Everything stored for one request; `id` and `receivedAt` are assigned by the writer. */
 export interface RawMessageInput {
@@ -41,7 +42,6 @@ interface Waiting {
 
 /** Rows per statement: 18 parameters each (and 5 arrays), well under PostgreSQL's 65535. */
 export const MAX_BATCH = 500;
-export const DEDUP_WINDOW_HOURS = 24;
 /** The advisory lock class of per-devEui receipt locks (the second key is the devEui's hash). */
 export const RECEIPT_LOCK_CLASS = 1969;
 const RAW_COLUMNS = [
@@ -74,11 +74,9 @@ const COLUMNS = RAW_COLUMNS.length;
  * batch fails, its rows are retried one statement each, so a row the database refuses fails only its own request
  * (503 database); while the database is down, every request fails.
  *
- * Dedup is decided by PostgreSQL, not by a read-then-write: an `INSERT ... ON CONFLICT` on the dedup table claims
- * each key for 24 h (an expired claim is taken over in the same statement) and returns, for every key, the
- * message that holds it: ours, or the original; only messages holding their key are inserted. A key claimed by
- * another transaction makes this one wait for it, then see it. Repeats inside one batch share the first one's
- * outcome.
+ * Dedup (see deduplication.ts) is decided in the same statement: the claim returns, for every key, the message
+ * that holds it: ours, or the original; only messages holding their key are inserted. Repeats inside one batch
+ * share the first one's outcome.
  */
 @Injectable()
 export class RawMessageWriter {
@@ -175,7 +173,7 @@ export class RawMessageWriter {
    * One statement: claims the keys of `keyed` (the holder of each comes back: the claimant, or the message that
    * holds an unexpired claim), then inserts the rows of `rows` that have no key or hold theirs.
    */
-  private async insert(keyed: Waiting[], rows: Waiting[]): Promise<{ dedup_scope: string; dedup_key: string; raw_ingestion_message_id: string; raw_received_at: Date }[]> {
+  private async insert(keyed: Waiting[], rows: Waiting[]): Promise<DedupHolder[]> {
     const params: unknown[] = [
       keyed.map((w) => w.input.dedupScope),
       keyed.map((w) => w.input.dedupKey),
@@ -208,7 +206,6 @@ export class RawMessageWriter {
       // The first row's casts type the VALUES columns; the other rows' parameters take those types.
       return `(${Array.from({ length: COLUMNS }, (_, i) => `$${base + i + 1}${index === 0 ? `::${COLUMN_TYPES[i]}` : ''}`).join(', ')})`;
     });
-    const expired = 'ingestion_dedup_keys.expires_at <= EXCLUDED.raw_received_at';
     // Receipt order across replicas: before anything is written, the statement takes a transaction lock per devEui
     // of the batch ($5, sorted: one global order, so two batches never deadlock). While it holds them no other
     // replica stores a message of those devices; the next one that does is numbered (receipt_seq, assigned as the
@@ -217,17 +214,7 @@ export class RawMessageWriter {
       `WITH locked AS MATERIALIZED (
          SELECT count(pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext(e))) AS n FROM unnest($5::text[]) AS e
        ),
-       claimed AS (
-         INSERT INTO ingestion_dedup_keys (dedup_scope, dedup_key, raw_ingestion_message_id, raw_received_at, expires_at)
-         SELECT s, k, id, r, r + make_interval(hours => ${DEDUP_WINDOW_HOURS})
-           FROM unnest($1::text[], $2::text[], $3::uuid[], $4::timestamptz[]) AS t(s, k, id, r)
-          WHERE (SELECT n FROM locked) >= 0
-         ON CONFLICT (dedup_scope, dedup_key) DO UPDATE
-           SET raw_ingestion_message_id = CASE WHEN ${expired} THEN EXCLUDED.raw_ingestion_message_id ELSE ingestion_dedup_keys.raw_ingestion_message_id END,
-               raw_received_at = CASE WHEN ${expired} THEN EXCLUDED.raw_received_at ELSE ingestion_dedup_keys.raw_received_at END,
-               expires_at = CASE WHEN ${expired} THEN EXCLUDED.expires_at ELSE ingestion_dedup_keys.expires_at END
-         RETURNING dedup_scope, dedup_key, raw_ingestion_message_id, raw_received_at
-       ),
+       claimed AS (${dedupClaimSql('(SELECT n FROM locked) >= 0')}),
        incoming (${RAW_COLUMNS.join(', ')}) AS (VALUES ${tuples.join(', ')}),
        stored AS (
          INSERT INTO raw_ingestion_messages (${RAW_COLUMNS.join(', ')})
@@ -239,8 +226,4 @@ export class RawMessageWriter {
       params,
     );
   }
-}
-
-function dedupMapKey(scope: string, key: string): string {
-  return `${scope}\u0000${key}`;
 }

@@ -5,6 +5,7 @@ import { DomainError, ValidationFailedError } from '../../../shared/errors/domai
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { parseJsonBody } from '../../../shared/http/json-body.middleware';
 import type { IngestSource } from '../domain/raw-ingestion-message.entity';
+import { dedupScope } from './deduplication';
 import { INGESTION_MESSAGES_TOTAL } from './ingestion-metrics';
 import { RawMessageWriter, StoredAck } from './raw-message-writer';
 import { MapResult } from './uplink-mapping';
@@ -66,7 +67,7 @@ export class UplinkIntake {
       event: message.event,
       credentialId: message.credentialId,
       tenantId: message.tenantId,
-      dedupScope: message.tenantId ? `tenant:${message.tenantId}` : 'platform',
+      dedupScope: dedupScope(message.tenantId),
       correlationId: message.correlationId.slice(0, 128),
       contentType: message.contentType.slice(0, 200),
       body: message.body,

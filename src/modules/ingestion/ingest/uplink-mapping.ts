@@ -1,6 +1,6 @@
 import type { FieldViolation } from '../../../shared/errors/error-codes';
-import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from '../../flows/domain/fixture-input';
-import { BASE64_PATTERN, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
+import { chirpStackDedupKey, httpDedupKey, ttsDedupKey } from './deduplication';
+import { BASE64_PATTERN, MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 /** What a network server's uplink maps to, before it is stored. */
 export interface MappedUplink {
@@ -76,8 +76,7 @@ export function mapChirpStackUp(body: unknown): MapResult {
       observedAt,
       rawPayload: { encoding: 'base64', data },
       connectionData,
-      // Cut to the key column's 300 characters (real ids are UUIDs): a longer one must not make the row unstorable.
-      dedupKey: deduplicationId === null ? null : `chirpstack:${deduplicationId}`.slice(0, 300),
+      dedupKey: chirpStackDedupKey(deduplicationId),
     },
   };
 }
@@ -131,16 +130,6 @@ export function mapTtsMessage(body: unknown): MapResult {
   };
 }
 
-/** The application server's `as:up:` correlation id; else devEui + f_cnt + the receive time; else none. */
-function ttsDedupKey(body: Record<string, unknown>, uplink: Record<string, unknown>, devEui: string, fCnt: number, received: Date | null): string | null {
-  for (const list of [body.correlation_ids, uplink.correlation_ids]) {
-    if (!Array.isArray(list)) continue;
-    const id = list.find((value): value is string => typeof value === 'string' && value.startsWith('as:up:') && value.length > 6);
-    if (id) return `tts:${id}`.slice(0, 300);
-  }
-  return received ? `tts:${devEui}:${fCnt}:${received.toISOString()}` : null;
-}
-
 const HTTP_PROPERTIES = new Set(['devEui', 'payload', 'observedAt', 'connectionData', 'messageId']);
 
 /** Uplink's own body: `devEui`, `payload` {encoding, data}, optional `observedAt`, `connectionData`, `messageId`. */
@@ -187,7 +176,7 @@ export function mapHttpUplink(body: unknown): MapResult {
       observedAt: observed ?? null,
       rawPayload,
       connectionData: (connectionData as Record<string, unknown> | undefined) ?? {},
-      dedupKey: typeof messageId === 'string' ? `http:${messageId}` : null,
+      dedupKey: httpDedupKey(messageId),
     },
   };
 }

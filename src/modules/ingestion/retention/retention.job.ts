@@ -6,7 +6,7 @@ export const RETENTION_JOB = 'ingestion.retention';
 export const RETENTION_INTERVAL_MS = 3_600_000;
 
 /**
- * Every hour, one instance across replicas: deletes raw messages, flow executions and dedup keys past retention
+ * Every hour, one instance across replicas: deletes raw messages and dedup keys past retention
  * (RetentionSweeper). Stops between batches when the worker shuts down; the next run continues where it left off.
  */
 @Injectable()
@@ -18,9 +18,9 @@ export class RetentionJob implements JobHandlerInstance {
 
   async handle(_payload: object, context: JobContext): Promise<void> {
     const result = await this.sweeper.run({ signal: context.signal });
-    if (result.rawMessages + result.executions + result.dedupKeys === 0 && !result.yielded && !result.aborted) return;
+    if (result.rawMessages + result.dedupKeys === 0 && !result.yielded && !result.aborted) return;
     this.logger.log(
-      `Deleted ${result.rawMessages} raw messages, ${result.executions} flow executions, ${result.dedupKeys} dedup keys in ${result.durationMs} ms` +
+      `Deleted ${result.rawMessages} raw messages, ${result.dedupKeys} dedup keys in ${result.durationMs} ms` +
         (result.yielded ? ' (another replica is sweeping)' : '') +
         (result.aborted ? ' (stopped by shutdown)' : ''),
     );

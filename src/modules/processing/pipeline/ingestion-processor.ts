@@ -6,6 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { DebugCaptureStore } from '../../flows/debug-capture/debug-capture.store';
 import { recordDevicesLastSeen } from '../../devices/domain/device-last-seen';
 import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
+import { RawMessageOutcome, RawMessageOutcomes } from '../../ingestion/raw-messages/raw-message-outcomes';
 import { SandboxUnavailableError, storedUplinkOf, type JsonObject } from '../../flows/engine';
 import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../run/stored-uplink-processor';
 import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';
@@ -19,20 +20,13 @@ export interface BatchSummary {
   processed: number;
 }
 
-interface RawUpdate {
-  id: string;
-  status: string;
-  reason: string | null;
-  deviceId: string | null;
-  tenantId: string | null;
-  flowExecutionId: string | null;
-}
+type RawUpdate = RawMessageOutcome;
 
 /**
  * The live processing pipeline. Each worker loops: in one transaction it claims the oldest pending raw messages
  * (`FOR UPDATE SKIP LOCKED`, so workers and replicas never take the same message), routes them, runs the active
  * flow version of each routed device, and stores the values, one execution per run message and every message's
- * outcome, then commits. A crash before the commit leaves the messages pending for the next worker: no message is
+ * outcome (through ingestion's RawMessageOutcomes), then commits. A crash before the commit leaves the messages pending for the next worker: no message is
  * processed twice and none is skipped.
  *
  * Per-device receipt order: a message is run only when no earlier message of its devEui is pending outside this
@@ -67,6 +61,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     private readonly runner: StoredUplinkProcessor,
     private readonly writer: RawMessageWriter,
     private readonly captures: DebugCaptureStore,
+    private readonly outcomes: RawMessageOutcomes,
     @InjectMetric(INGESTION_PROCESSED_TOTAL) private readonly processedTotal: Counter<'status' | 'reason'>,
   ) {}
 
@@ -162,7 +157,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
       const claimed = await manager.query<ClaimedRow[]>(CLAIM_SQL, [batchSize]);
       const ready = claimed.filter((row) => !row.blocked);
       const updates = ready.length > 0 ? await this.processClaimed(manager, ready) : [];
-      if (updates.length > 0) await this.recordOutcomes(manager, updates);
+      await this.outcomes.record(manager, updates);
       await queryRunner.commitTransaction();
       for (const update of updates) this.processedTotal.inc({ status: update.status, reason: update.reason ?? '' });
       return { claimed: claimed.length, deferred: claimed.length - ready.length, processed: updates.length };
@@ -184,7 +179,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     for (const row of rows) {
       const decision = decideRoute(row, row.dev_eui === null ? undefined : byEui.get(row.dev_eui));
       if (decision.kind === 'run') toRun.push({ row, decision });
-      else updates.set(row.raw_ingestion_message_id, { id: row.raw_ingestion_message_id, ...decision.update, flowExecutionId: null });
+      else updates.set(row.raw_ingestion_message_id, { rawIngestionMessageId: row.raw_ingestion_message_id, ...decision.update, flowExecutionId: null });
     }
     if (toRun.length > 0) {
       const outcomes = await this.runAll(manager, toRun);
@@ -193,7 +188,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
       await recordDevicesLastSeen(manager, stored.map((outcome) => ({ deviceId: outcome.device.deviceId, receivedAt: outcome.message.receivedAt })));
       for (const outcome of stored) {
         updates.set(outcome.message.rawIngestionMessageId, {
-          id: outcome.message.rawIngestionMessageId,
+          rawIngestionMessageId: outcome.message.rawIngestionMessageId,
           status: 'processed',
           reason: null,
           deviceId: outcome.device.deviceId,
@@ -237,25 +232,6 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
       }),
     );
     return results.flat();
-  }
-
-  private async recordOutcomes(manager: EntityManager, updates: RawUpdate[]): Promise<void> {
-    await manager.query(
-      `UPDATE raw_ingestion_messages r
-          SET processing_status = u.status, processing_reason = u.reason, device_id = u.device_id,
-              tenant_id = coalesce(u.tenant_id, r.tenant_id), flow_execution_id = u.flow_execution_id
-         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::uuid[], $5::uuid[], $6::uuid[])
-              AS u(id, status, reason, device_id, tenant_id, flow_execution_id)
-        WHERE r.raw_ingestion_message_id = u.id`,
-      [
-        updates.map((u) => u.id),
-        updates.map((u) => u.status),
-        updates.map((u) => u.reason),
-        updates.map((u) => u.deviceId),
-        updates.map((u) => u.tenantId),
-        updates.map((u) => u.flowExecutionId),
-      ],
-    );
   }
 
   private logFailure(error: unknown): void {

@@ -1,3 +1,4 @@
+import { fieldContractVersionSql } from '../../device-types/field-contract/field-contract.reader';
 import type { StoredUplinkRow } from '../../flows/engine';
 import type { RoutedDevice } from '../run/message-outcome';
 
@@ -48,7 +49,7 @@ export interface RouteRow {
   device_type_status: 'active' | 'disabled';
   flow_id: string | null;
   active_version_id: string | null;
-  /** The device type's field tag (see FIELD_TAG_SQL): plans are compiled again when it changes. */
+  /** The device type's field contract version: plans and field numbers are read again when it moves. */
   field_tag: string;
 }
 
@@ -57,20 +58,13 @@ export const ROUTE_SQL = `
     SELECT d.dev_eui, d.device_id, d.tenant_id, d.device_type_id, d.name, d.metadata, d.status AS device_status
       FROM devices d
      WHERE d.dev_eui = ANY ($1::varchar[]) AND d.status <> 'retired'
-  ),
-  tags AS (
-    SELECT device_type_id, coalesce(max(updated_at)::text, '') || '/' || count(*) AS tag
-      FROM device_field_definitions
-     WHERE device_type_id IN (SELECT device_type_id FROM routed)
-     GROUP BY device_type_id
   )
   SELECT r.*, t.status AS tenant_status, dt.status AS device_type_status, f.flow_id, f.active_version_id,
-         coalesce(tags.tag, '/0') AS field_tag
+         ${fieldContractVersionSql('r.device_type_id')} AS field_tag
     FROM routed r
     JOIN tenants t ON t.tenant_id = r.tenant_id
     JOIN device_types dt ON dt.device_type_id = r.device_type_id
-    LEFT JOIN flows f ON f.device_type_id = r.device_type_id
-    LEFT JOIN tags ON tags.device_type_id = r.device_type_id`;
+    LEFT JOIN flows f ON f.device_type_id = r.device_type_id`;
 
 export type OutcomeUpdate = { status: 'unrouted' | 'rejected' | 'skipped'; reason: string; deviceId: string | null; tenantId: string | null };
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter, Histogram } from 'prom-client';
 import { EntityManager, QueryFailedError } from 'typeorm';
+import { FlowActionRequests } from '../../actions';
 import type { ExecutionResult } from '../../flows/engine';
 import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry/storage/telemetry-writer';
 import { compactTrace } from '../domain/execution-trace';
@@ -26,6 +27,7 @@ export interface StoreOptions {
 export class FlowExecutionStore {
   constructor(
     private readonly telemetry: TelemetryWriter,
+    private readonly actionRequests: FlowActionRequests,
     @InjectMetric(FLOW_EXECUTIONS_TOTAL) private readonly executionsTotal: Counter<'mode' | 'status'>,
     @InjectMetric(FLOW_EXECUTION_DURATION) private readonly executionDuration: Histogram<'mode' | 'status'>,
   ) {}
@@ -132,24 +134,19 @@ export class FlowExecutionStore {
   }
 
   private async insertActionRequests(manager: EntityManager, outcomes: readonly MessageOutcome[]): Promise<void> {
-    const rows = outcomes.flatMap((o) =>
+    const requests = outcomes.flatMap((o) =>
       o.result.status === 'succeeded'
         ? o.result.actions.map((action) => ({
-            tenant_id: o.prepared.tenantId,
-            flow_id: o.prepared.flowId,
-            flow_execution_id: o.flowExecutionId,
-            node_id: action.nodeId,
-            email_template_id: action.emailTemplateId,
-            device_id: o.device.deviceId,
+            tenantId: o.prepared.tenantId,
+            flowId: o.prepared.flowId,
+            flowExecutionId: o.flowExecutionId,
+            nodeId: action.nodeId,
+            emailTemplateId: action.emailTemplateId,
+            deviceId: o.device.deviceId,
           }))
         : [],
     );
-    if (rows.length === 0) return;
-    await manager.query(
-      `INSERT INTO flow_action_requests (tenant_id, flow_id, flow_execution_id, node_id, email_template_id, device_id)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
-      [JSON.stringify(rows)],
-    );
+    await this.actionRequests.record(manager, requests);
   }
 }
 

@@ -4,6 +4,7 @@ import { DomainError } from '../../../shared/errors/domain-error';
 import { flowVersionNotFound } from '../../flows/domain/flow-version-store';
 import { FlowVersionPlanner } from '../../flows/domain/flow-version-planner';
 import type { ExecutionPlan, FlowGraph, FlowVersionForPlan, ParameterDeclaration } from '../../flows/engine';
+import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 
 /** A released (or deprecated) flow version ready to run live or in a replay. */
 export interface PreparedFlowVersion {
@@ -37,15 +38,15 @@ const VERSION_META_CAPACITY = 1000;
 @Injectable()
 export class FlowVersionLoader {
   private readonly versions = new Map<string, VersionMeta>();
-  private readonly fieldNos = new Map<string, { tag: string; map: ReadonlyMap<string, number> }>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly planner: FlowVersionPlanner,
+    private readonly fieldContracts: FieldContractReader,
   ) {}
 
   /**
-   * The version ready to run. `fieldTag` is the device type's field tag (FIELD_TAG_SQL) when the caller has it;
+   * The version ready to run. `fieldTag` is the device type's field contract version when the caller has it;
    * otherwise it is read. Metadata of versions (immutable) is cached; plans are cached by the engine per tag.
    */
   async prepare(flowVersionId: string, fieldTag?: string, manager: EntityManager = this.dataSource.manager): Promise<PreparedFlowVersion> {
@@ -98,13 +99,6 @@ export class FlowVersionLoader {
   }
 
   private async fieldNosOf(manager: EntityManager, deviceTypeId: string, tag: string): Promise<ReadonlyMap<string, number>> {
-    const cached = this.fieldNos.get(deviceTypeId);
-    if (cached && cached.tag === tag) return cached.map;
-    const rows = await manager.query<{ key: string; field_no: number }[]>(`SELECT key, field_no FROM device_field_definitions WHERE device_type_id = $1`, [deviceTypeId]);
-    const map = new Map(rows.map((row) => [row.key, row.field_no]));
-    if (this.fieldNos.size >= VERSION_META_CAPACITY) this.fieldNos.clear();
-    this.fieldNos.set(deviceTypeId, { tag, map });
-    return map;
+    return (await this.fieldContracts.at(deviceTypeId, tag, manager)).fieldNos;
   }
 }
-

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldStatus, SchemaRef, StorageTarget } from '../../device-types/domain/device-field-definition.entity';
-import { DeviceFieldReader } from '../../device-types/domain/device-field.reader';
+import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 
 /** What storing and reading telemetry needs of a field definition. */
 export interface TelemetryField {
@@ -18,12 +18,12 @@ export interface TelemetryField {
  */
 @Injectable()
 export class TelemetryFieldReader {
-  constructor(private readonly fields: DeviceFieldReader) {}
+  constructor(private readonly contracts: FieldContractReader) {}
 
   async byKey(deviceTypeId: string, manager?: EntityManager): Promise<Map<string, TelemetryField>> {
-    const fields = await this.fields.all(deviceTypeId, manager);
+    const { fields } = await this.contracts.current(deviceTypeId, manager);
     return new Map(
-      fields.map(({ fieldNo, key, schemaRef, storageTargets, status }) => [key, { fieldNo, key, schemaRef, storageTargets, status }]),
+      fields.map(({ fieldNo, key, schemaRef, storageTargets, status }) => [key, { fieldNo, key, schemaRef, storageTargets: [...storageTargets], status }]),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
-import { JSON_VALUE_SCHEMAS } from '../list-measurements/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 
 /** The API record "Current value entry". */
 export class CurrentValueEntry {

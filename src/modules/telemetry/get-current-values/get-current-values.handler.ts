@@ -1,4 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import type { DeviceFieldDefinitionEntity } from '../../device-types/domain/device-field-definition.entity';
+import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
 import { DeviceReader, resolveDeviceSql } from '../../devices/domain/device.reader';
 import { CurrentValueEntry, CurrentValuesResponse } from './current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values.query';
@@ -7,44 +10,46 @@ import { GetCurrentValuesQuery } from './get-current-values.query';
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * Every active field of the device `d`'s type with its stored value, as one JSON array in field order, already in
- * the shape of the answer's `fields` (the API record "Device field definition" under `definition`, `currentValue` and
- * its `observedAt` null until the first storage): read in the same round trip as the device and passed through as parsed (this
- * endpoint is on the hot path, bench:devices).
+ * The device `d`'s stored current values as one JSON object (fieldNo -> value and its `observedAt`) and its type's
+ * field contract version, read in the same round trip as the device: the field definitions come from the cached
+ * contract at that version (this endpoint is on the hot path, bench:devices).
  */
-export const FIELDS_WITH_VALUES_SQL = `(
-  SELECT coalesce(json_agg(json_build_object(
-           'definition', json_build_object(
-             'deviceFieldDefinitionId', f.device_field_definition_id, 'tenantId', f.tenant_id, 'deviceTypeId', f.device_type_id,
-             'key', f.key, 'name', f.name, 'description', f.description, 'schemaRef', f.schema_ref, 'unit', f.unit,
-             'storageTargets', f.storage_targets, 'measurementType', f.measurement_type, 'status', f.status,
-             'lockVersion', f.lock_version, 'createdAt', ${iso('f.created_at')}, 'updatedAt', ${iso('f.updated_at')},
-             'deprecatedAt', ${iso('f.deprecated_at')}),
-           'currentValue', cv.value, 'observedAt', ${iso('cv.observed_at')}) ORDER BY f.created_at, f.device_field_definition_id), '[]'::json)
-    FROM device_field_definitions f
-    LEFT JOIN device_current_values cv ON cv.device_id = d.device_id AND cv.field_no = f.field_no
-   WHERE f.device_type_id = d.device_type_id AND f.status = 'active')`;
+export const VALUES_SQL = `json_build_object(
+    'version', ${fieldContractVersionSql('d.device_type_id')},
+    'values', (SELECT coalesce(json_object_agg(cv.field_no, json_build_object('value', cv.value, 'observedAt', ${iso('cv.observed_at')})), '{}'::json)
+                 FROM device_current_values cv WHERE cv.device_id = d.device_id))`;
 
 /** The whole statement (`$1`: the device id), for EXPLAIN in bench:devices. */
-export const CURRENT_VALUES_SQL = resolveDeviceSql(FIELDS_WITH_VALUES_SQL);
+export const CURRENT_VALUES_SQL = resolveDeviceSql(VALUES_SQL);
 
 /**
  * The API record "Current value entry": every active field of the device's type with its stored value (null until the
  * first storage; always null for a timeseries-only field). A device the caller sees is seen with its current
- * values. The device, its scope and its fields with values come in one indexed query.
+ * values. The device, its scope, its values and its type's contract version come in one indexed query; the
+ * fields from the field contract (cached; read again only when the version moved).
  */
 @QueryHandler(GetCurrentValuesQuery)
 export class GetCurrentValuesHandler implements IQueryHandler<GetCurrentValuesQuery, CurrentValuesResponse> {
-  constructor(private readonly devices: DeviceReader) {}
+  constructor(
+    private readonly devices: DeviceReader,
+    private readonly contracts: FieldContractReader,
+  ) {}
 
   async execute({ caller, deviceId }: GetCurrentValuesQuery): Promise<CurrentValuesResponse> {
-    const { access, device, current, extra } = await this.devices.resolve<CurrentValueEntry[]>(
+    const { access, device, current, extra } = await this.devices.resolve<{ version: string; values: Record<string, { value: unknown; observedAt: string | null }> }>(
       caller.principal,
       deviceId,
       undefined,
-      FIELDS_WITH_VALUES_SQL,
+      VALUES_SQL,
     );
     access.require(caller.permission, this.devices.target(current));
-    return { tenantId: device.tenantId, deviceId: device.deviceId, deviceTypeId: device.deviceTypeId, fields: extra };
+    const contract = await this.contracts.at(device.deviceTypeId, extra.version);
+    const fields: CurrentValueEntry[] = [];
+    for (const field of contract.fields) {
+      if (field.status !== 'active') continue;
+      const stored = extra.values[field.fieldNo];
+      fields.push({ definition: DeviceFieldResponse.of(field as DeviceFieldDefinitionEntity), currentValue: stored?.value ?? null, observedAt: stored?.observedAt ?? null });
+    }
+    return { tenantId: device.tenantId, deviceId: device.deviceId, deviceTypeId: device.deviceTypeId, fields };
   }
 }

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { MAX_CURSOR_LENGTH } from '../../../shared/pagination/cursor-codec';
+import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 
-/** A stored telemetry value: any JSON value, typed by its field's schemaRef. */
-export const JSON_VALUE_SCHEMAS = [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }, { type: 'object' }, { type: 'array', items: {} }];
 
 /** A stored point (no `bucket`). */
 export class MeasurementPoint {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { FieldContract, fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 import { jsonText, TelemetryValue } from './check-value';
 
 /** One value of one field of one device, as a flow execution stores it. */
@@ -41,18 +42,25 @@ interface Columns {
  * Per batch, in the same statement as the write: every (device, field) pair must name a field of the device's
  * type with the target's storage, and each value must sit in the column its schema expects (numbers in
  * value_num). The telemetry tables have no foreign keys (migration comment); this is their integrity check. It
- * looks up each distinct device and each distinct field once ($7, $8) and matches the rows in memory. A failing
- * batch writes nothing; the statement reports the first offending pair.
+ * looks up each distinct device once ($7) and matches the rows against the fields of the target ($8..$10: number,
+ * device type, schemaRef) taken from the cached field contracts, whose versions ($11, $12) it checks against the
+ * devices' types: a contract that moved makes the statement write nothing and report `stale` (the writer reads
+ * the contract again and retries). A failing batch writes nothing; the statement reports the first offending pair.
  */
-const checkedInput = (target: Target) => `
+const CHECKED_INPUT = `
   input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::float8[], $6::jsonb[])
       AS r(device_id, field_no, observed_at, raw_received_at, value_num, value_json)
   ),
-  batch_devices AS MATERIALIZED (SELECT device_id, device_type_id FROM devices WHERE device_id = ANY ($7::uuid[])),
-  batch_fields AS MATERIALIZED (
-    SELECT field_no, device_type_id, schema_ref FROM device_field_definitions
-     WHERE field_no = ANY ($8::int[]) AND '${target}' = ANY (storage_targets)
+  batch_devices AS MATERIALIZED (
+    SELECT dv.device_id, dv.device_type_id, ${fieldContractVersionSql('dv.device_type_id')} AS contract_version
+      FROM devices dv WHERE dv.device_id = ANY ($7::uuid[])
+  ),
+  batch_fields AS MATERIALIZED (SELECT * FROM unnest($8::int[], $9::uuid[], $10::varchar[]) AS f(field_no, device_type_id, schema_ref)),
+  stale AS (
+    SELECT 1 FROM batch_devices d JOIN unnest($11::uuid[], $12::text[]) AS c(device_type_id, version) ON c.device_type_id = d.device_type_id
+     WHERE d.contract_version IS DISTINCT FROM c.version
+     LIMIT 1
   ),
   bad AS (
     SELECT i.device_id, i.field_no
@@ -71,28 +79,28 @@ const checkedInput = (target: Target) => `
 // Rows go in key order: neighbouring index entries are written together, and two concurrent batches sharing keys
 // lock them in the same order (no deadlock between them).
 const measurementsSql = (replaces: '>' | '>=') => `
-  WITH ${checkedInput('timeseries')},
+  WITH ${CHECKED_INPUT},
   written AS (
     INSERT INTO measurements AS m (device_id, field_no, observed_at, raw_received_at, value_num, value_json)
     SELECT device_id, field_no, observed_at, raw_received_at, value_num, value_json FROM input
-     WHERE NOT EXISTS (SELECT 1 FROM bad)
+     WHERE NOT EXISTS (SELECT 1 FROM bad) AND NOT EXISTS (SELECT 1 FROM stale)
      ORDER BY device_id, observed_at, field_no
     ON CONFLICT (device_id, observed_at, field_no) DO UPDATE
        SET raw_received_at = excluded.raw_received_at, value_num = excluded.value_num, value_json = excluded.value_json
      WHERE excluded.raw_received_at ${replaces} m.raw_received_at
     RETURNING 1
   )
-  SELECT (SELECT count(*)::int FROM written) AS written,
+  SELECT (SELECT count(*)::int FROM written) AS written, EXISTS (SELECT 1 FROM stale) AS stale,
          (SELECT device_id FROM bad) AS bad_device_id, (SELECT field_no FROM bad) AS bad_field_no`;
 const MEASUREMENTS_SQL = measurementsSql('>');
 const REPLAYED_MEASUREMENTS_SQL = measurementsSql('>=');
 
 const CURRENT_VALUES_SQL = `
-  WITH ${checkedInput('current')},
+  WITH ${CHECKED_INPUT},
   written AS (
     INSERT INTO device_current_values AS cv (device_id, field_no, value, observed_at, raw_received_at)
     SELECT device_id, field_no, coalesce(to_jsonb(value_num), value_json), observed_at, raw_received_at FROM input
-     WHERE NOT EXISTS (SELECT 1 FROM bad)
+     WHERE NOT EXISTS (SELECT 1 FROM bad) AND NOT EXISTS (SELECT 1 FROM stale)
      ORDER BY device_id, field_no
     ON CONFLICT (device_id, field_no) DO UPDATE
        SET value = excluded.value, observed_at = excluded.observed_at, raw_received_at = excluded.raw_received_at,
@@ -100,11 +108,12 @@ const CURRENT_VALUES_SQL = `
      WHERE (excluded.observed_at, excluded.raw_received_at) >= (cv.observed_at, cv.raw_received_at)
     RETURNING 1
   )
-  SELECT (SELECT count(*)::int FROM written) AS written,
+  SELECT (SELECT count(*)::int FROM written) AS written, EXISTS (SELECT 1 FROM stale) AS stale,
          (SELECT device_id FROM bad) AS bad_device_id, (SELECT field_no FROM bad) AS bad_field_no`;
 
 interface StatementResult {
   written: number;
+  stale: boolean;
   bad_device_id: string | null;
   bad_field_no: number | null;
 }
@@ -117,6 +126,8 @@ interface StatementResult {
  */
 @Injectable()
 export class TelemetryWriter {
+  constructor(private readonly contracts: FieldContractReader) {}
+
   /**
    * Timeseries upsert on (device, field, observedAt): a later rawReceivedAt replaces the stored point, an equal
    * or older one changes nothing (re-sending a row is a no-op). Duplicate keys in one batch keep the row with
@@ -142,24 +153,57 @@ export class TelemetryWriter {
   private async run(manager: EntityManager, sql: string, rows: TelemetryRow[], target: Target): Promise<WriteResult> {
     if (rows.length === 0) return { written: 0 };
     const columns = toColumns(rows);
-    const [result] = (await manager.query(sql, [
-      columns.deviceIds,
-      columns.fieldNos,
-      columns.observedAt,
-      columns.rawReceivedAt,
-      columns.numbers,
-      columns.json,
-      [...new Set(columns.deviceIds)],
-      [...new Set(columns.fieldNos)],
-    ])) as StatementResult[];
-    if (!result) throw new Error('TelemetryWriter: the write statement returned no row');
-    if (result.bad_device_id !== null) {
-      throw new TelemetryWriteRefusedError(
-        `Device ${result.bad_device_id} has no ${target} field ${result.bad_field_no} of that value kind; nothing of the batch was written.`,
-      );
+    const fieldNos = [...new Set(columns.fieldNos)];
+    // A contract that moved since it was cached is read again: at most once per statement in practice, since the
+    // fresh copy is read after the version the retry checks (a field change committed in between is one more).
+    for (let attempt = 1; ; attempt += 1) {
+      const contracts = await this.contracts.ofFieldNos(fieldNos, manager);
+      const fields = fieldsWithTarget(contracts, new Set(fieldNos), target);
+      const [result] = (await manager.query(sql, [
+        columns.deviceIds,
+        columns.fieldNos,
+        columns.observedAt,
+        columns.rawReceivedAt,
+        columns.numbers,
+        columns.json,
+        [...new Set(columns.deviceIds)],
+        fields.fieldNos,
+        fields.deviceTypeIds,
+        fields.schemaRefs,
+        contracts.map((contract) => contract.deviceTypeId),
+        contracts.map((contract) => contract.version),
+      ])) as StatementResult[];
+      if (!result) throw new Error('TelemetryWriter: the write statement returned no row');
+      if (result.stale) {
+        this.contracts.forget(contracts.map((contract) => contract.deviceTypeId));
+        if (attempt < MAX_ATTEMPTS) continue;
+        throw new Error('TelemetryWriter: the field contracts kept changing during the write');
+      }
+      if (result.bad_device_id !== null) {
+        throw new TelemetryWriteRefusedError(
+          `Device ${result.bad_device_id} has no ${target} field ${result.bad_field_no} of that value kind; nothing of the batch was written.`,
+        );
+      }
+      return { written: result.written };
     }
-    return { written: result.written };
   }
+}
+
+/** Statements tried while the contracts read keep moving under the write. */
+const MAX_ATTEMPTS = 5;
+
+/** The fields among `wanted` with the target's storage, as the statement's column arrays. */
+function fieldsWithTarget(contracts: readonly FieldContract[], wanted: ReadonlySet<number>, target: Target) {
+  const fields = { fieldNos: [] as number[], deviceTypeIds: [] as string[], schemaRefs: [] as string[] };
+  for (const contract of contracts) {
+    for (const field of contract.fields) {
+      if (!wanted.has(field.fieldNo) || !field.storageTargets.includes(target)) continue;
+      fields.fieldNos.push(field.fieldNo);
+      fields.deviceTypeIds.push(field.deviceTypeId);
+      fields.schemaRefs.push(field.schemaRef);
+    }
+  }
+  return fields;
 }
 
 const measurementKey = (row: TelemetryRow) => `${row.deviceId}|${row.fieldNo}|${row.observedAt.getTime()}`;

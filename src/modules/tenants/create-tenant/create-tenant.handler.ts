@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
+import { ActionKillSwitches } from '../../actions';
 import { TenantEntity } from '../../tenancy/domain/tenant.entity';
 import { TenantRepository, TENANT_CONSTRAINTS } from '../domain/tenant.repository';
 import { TenantResponse } from '../tenant.response.dto';
@@ -11,6 +12,7 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly tenants: TenantRepository,
+    private readonly killSwitches: ActionKillSwitches,
   ) {}
 
   execute({ input }: CreateTenantCommand): Promise<TenantResponse> {
@@ -19,7 +21,7 @@ export class CreateTenantHandler implements ICommandHandler<CreateTenantCommand,
         await this.tenants.assertKeyAvailable(tx.manager, input.key);
         const inserted = await tx.manager.insert(TenantEntity, { key: input.key, name: input.name, metadata: input.metadata ?? {} });
         const tenantId = (inserted.identifiers[0] as { tenantId: string }).tenantId;
-        await tx.manager.query(`INSERT INTO action_kill_switches (tenant_id, state) VALUES ($1, 'running')`, [tenantId]);
+        await this.killSwitches.createFor(tx.manager, tenantId);
         const tenant = await this.tenants.find(tx.manager, tenantId);
         await tx.audit({
           eventType: 'tenant.created',

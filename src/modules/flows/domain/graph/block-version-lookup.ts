@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ScriptArtifact, ScriptContract } from '../../../sandbox/domain/sandbox-contract';
 
@@ -26,28 +25,5 @@ export interface BlockVersionLookup {
 
 export const BLOCK_VERSION_LOOKUP = Symbol('BlockVersionLookup');
 
-/** What flow validation needs to know of an e-mail template named by an `email-action` node. */
-export interface EmailTemplateInfo {
-  emailTemplateId: string;
-  tenantId: string;
-  hasActiveVersion: boolean;
-}
-
-/**
- * The tenant's e-mail templates as flow validation sees them; the e-mail actions module provides the real one
- * (bound to `EMAIL_TEMPLATE_LOOKUP`). Until it exists no template exists, so `email-action` nodes are
- * `unknown_email_template`.
- */
-export interface EmailTemplateLookup {
-  /** Like `BlockVersionLookup.findVersions`: reads through `manager`. */
-  findTemplates(manager: EntityManager, ids: readonly string[]): Promise<Map<string, EmailTemplateInfo>>;
-}
-
-export const EMAIL_TEMPLATE_LOOKUP = Symbol('EmailTemplateLookup');
-
-@Injectable()
-export class NoEmailTemplates implements EmailTemplateLookup {
-  findTemplates(): Promise<Map<string, EmailTemplateInfo>> {
-    return Promise.resolve(new Map());
-  }
-}
+// E-mail templates are the actions module's: flow validation reads them through its lookup.
+export { EMAIL_TEMPLATE_LOOKUP, type EmailTemplateInfo, type EmailTemplateLookup } from '../../../actions';

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/** One e-mail an `email-action` node of a live execution asked for. */
+export interface ActionRequest {
+  tenantId: string;
+  flowId: string;
+  flowExecutionId: string;
+  nodeId: string;
+  emailTemplateId: string;
+  deviceId: string;
+}
+
+/**
+ * The one writer of `flow_action_requests`. Live processing calls `record` inside the transaction that stores the
+ * executions, so a request exists exactly when its execution committed (previews, fixture runs and replays never
+ * call it). One statement per call whatever the number of requests.
+ */
+@Injectable()
+export class FlowActionRequests {
+  async record(manager: EntityManager, requests: readonly ActionRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    const rows = requests.map((r) => ({
+      tenant_id: r.tenantId,
+      flow_id: r.flowId,
+      flow_execution_id: r.flowExecutionId,
+      node_id: r.nodeId,
+      email_template_id: r.emailTemplateId,
+      device_id: r.deviceId,
+    }));
+    await manager.query(
+      `INSERT INTO flow_action_requests (tenant_id, flow_id, flow_execution_id, node_id, email_template_id, device_id)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
+      [JSON.stringify(rows)],
+    );
+  }
+}
