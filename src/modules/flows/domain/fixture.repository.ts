@@ -6,6 +6,7 @@ import { storedUplinkInput, storedUplinkOf, type StoredUplinkRow } from '../engi
 import { FlowEntity } from './flow.entity';
 import { FlowFixtureEntity } from './flow-fixture.entity';
 import { FixtureBody, fixtureBodyViolations, inputMismatchViolations } from './fixture-input';
+import { utcDateTimeOf } from '../../../shared/validation/time-window';
 
 export const fixtureNotFound = () => new ResourceNotFoundError('flow_fixture');
 
@@ -91,8 +92,8 @@ export class FixtureRepository {
             AND d.device_id = r.device_id AND d.tenant_id = $3 AND d.device_type_id = $4
           RETURNING r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id, r.device_id)
        SELECT * FROM pinned`,
-      // RFC 3339 allows a lower-case `t` and `z`; PostgreSQL reads the upper-case form at full precision.
-      [rawIngestionMessageId, draft.raw.receivedAt.toUpperCase(), flow.tenantId, flow.deviceTypeId],
+      // In UTC, fraction kept: PostgreSQL reads it at full precision, whatever offset RFC 3339 allowed the client.
+      [rawIngestionMessageId, utcDateTimeOf(draft.raw.receivedAt), flow.tenantId, flow.deviceTypeId],
     );
     if (!row) throw rawNotFound();
     const input = draft.input ?? storedUplinkInput(storedUplinkOf(row), { tenantId: flow.tenantId, deviceId: row.device_id, deviceTypeId: flow.deviceTypeId }, 'fixture', {});
