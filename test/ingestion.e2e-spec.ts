@@ -181,7 +181,10 @@ describe('ingestion endpoints', () => {
     const body = JSON.stringify({ ...chirpstackUp(), deviceInfo: { devEui: 'xyz' } });
     const res = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, body);
     expect(res.status).toBe(400);
-    expect(res.body.error.details.fields[0]).toMatchObject({ path: 'body.deviceInfo.devEui', rule: 'format' });
+    // the devEui rule is the contract's pattern (^[A-F0-9]{16}$ after upper-casing), named as every pattern rule
+    expect(res.body.error.details.fields[0]).toMatchObject({ path: 'body.deviceInfo.devEui', rule: 'pattern' });
+    const tts = await ingest('/v1/ingestion/tts', tenantToken, { end_device_ids: { dev_eui: '00112233' }, uplink_message: {} });
+    expect(tts.body.error.details.fields[0]).toMatchObject({ path: 'body.end_device_ids.dev_eui', rule: 'pattern' });
     const [row] = await t.dataSource.query(`SELECT processing_status, processing_reason, convert_from(body, 'UTF8') AS text FROM raw_ingestion_messages WHERE convert_from(body, 'UTF8') = $1`, [body]);
     expect(row).toMatchObject({ processing_status: 'rejected', processing_reason: 'malformed_payload' });
     const broken = await ingest('/v1/ingestion/tts', tenantToken, '{"uplink_message": ');
@@ -237,6 +240,13 @@ describe('ingestion endpoints', () => {
     const bad = await ingest('/v1/ingestion/http', tenantToken, { devEui: '12', payload: { encoding: 'hex', data: 'xyz' }, extra: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(['body.devEui', 'body.extra', 'body.payload.data']);
+    expect(bad.body.error.details.fields).toContainEqual(expect.objectContaining({ path: 'body.devEui', rule: 'pattern' }));
+    for (const devEui of ['AABBCCDDEEFF001', 'AABBCCDDEEFF00111', 'GGBBCCDDEEFF0011']) {
+      const res = await ingest('/v1/ingestion/http', tenantToken, { devEui, payload: { encoding: 'hex', data: '00' } });
+      expect(res.body.error.details.fields).toEqual([expect.objectContaining({ path: 'body.devEui', rule: 'pattern' })]);
+    }
+    const numeric = await ingest('/v1/ingestion/http', tenantToken, { devEui: 12, payload: { encoding: 'hex', data: '00' } });
+    expect(numeric.body.error.details.fields).toEqual([expect.objectContaining({ path: 'body.devEui', rule: 'type' })]);
     const notJson = await ingest('/v1/ingestion/http', tenantToken, 'devEui=1', 'text/plain');
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.details.fields[0].rule).toBe('content_type');
