@@ -371,6 +371,26 @@ describe('raw ingestion messages', () => {
     expect(denied.body.error.details.reason).toBe('platform_admin_required');
   });
 
+  it('shows a raw uplink without a network-server time with its receipt time as observedAt (ChirpStack without time, TTS with the Go zero time)', async () => {
+    const { time: _time, ...untimed } = chirpstackUp('0505050505050601', 'untimed-1');
+    const zero = ttsUplink('0505050505050602', 'as:up:untimed-2');
+    const zeroBody = { ...zero, received_at: '0001-01-01T00:00:00Z', uplink_message: { ...zero.uplink_message, received_at: '0001-01-01T00:00:00Z' } };
+    for (const [path, body] of [
+      ['/v1/ingestion/chirpstack?event=up', untimed],
+      ['/v1/ingestion/tts', zeroBody],
+    ] as const) {
+      const stored = await ingest(path, tenantToken, body);
+      expect(stored.status).toBe(202);
+      const detail = await admin.get(`/v1/raw-ingestion-messages/${stored.body.rawIngestionMessageId}`).expect(200);
+      expect(detail.body).toMatchObject({ receivedAt: stored.body.receivedAt, observedAt: stored.body.receivedAt });
+      const listed = await admin.get(`/v1/raw-ingestion-messages?devEui=${detail.body.devEui}`).expect(200);
+      expect(listed.body.items).toEqual([expect.objectContaining({ rawIngestionMessageId: stored.body.rawIngestionMessageId, observedAt: stored.body.receivedAt })]);
+    }
+    // with a network-server time, that time
+    const timed = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, chirpstackUp('0505050505050603', 'timed-3'));
+    expect((await admin.get(`/v1/raw-ingestion-messages/${timed.body.rawIngestionMessageId}`)).body.observedAt).toBe('2026-03-14T09:34:15.775Z');
+  });
+
   it('reads one message with its exact body (utf8 or base64) and audits the read', async () => {
     const text = JSON.stringify(chirpstackUp('0505050505050505', 'detail-1'), null, 1);
     const stored = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, text);
