@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -261,6 +262,48 @@ describe('the service process', () => {
       expect(auditText).not.toContain(secret);
     }
   }, 120_000);
+
+  it('`npm start` starts from a build that is up to date with the sources, without building again', () => {
+    execFileSync('node', ['scripts/build-if-stale.js'], { cwd: ROOT, stdio: 'pipe' }); // builds only if an edit made it stale
+    const started = Date.now();
+    const output = execFileSync('npm', ['run', 'prestart'], { cwd: ROOT, encoding: 'utf8' });
+    expect(output).toContain('Build is up to date with the sources: starting without building.');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 180_000);
+
+  it('builds before starting when there is no build yet or any input is newer: a source, a deleted source, package.json, a tsconfig', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { staleReason } = require(join(ROOT, 'scripts', 'build-if-stale.js')) as { staleReason: (root: string) => string | null };
+    const root = mkdtempSync(join(tmpdir(), 'uplink-stale-'));
+    try {
+      const at = (path: string, seconds: number) => utimesSync(join(root, path), seconds, seconds);
+      mkdirSync(join(root, 'src', 'modules'), { recursive: true });
+      writeFileSync(join(root, 'src', 'main.ts'), '');
+      writeFileSync(join(root, 'src', 'modules', 'a.ts'), '');
+      writeFileSync(join(root, 'package.json'), '{}');
+      writeFileSync(join(root, 'tsconfig.json'), '{}');
+      for (const path of ['src/main.ts', 'src/modules/a.ts', 'src/modules', 'src', 'package.json', 'tsconfig.json']) at(path, 1000);
+      expect(staleReason(root)).toBe('no build yet');
+      mkdirSync(join(root, 'dist'));
+      writeFileSync(join(root, 'dist', 'main.js'), '');
+      at('dist/main.js', 2000);
+      expect(staleReason(root)).toBeNull();
+      at('src/modules/a.ts', 3000);
+      expect(staleReason(root)).toMatch(/^src changed/);
+      at('src/modules/a.ts', 1000);
+      rmSync(join(root, 'src', 'modules', 'a.ts')); // the folder's time moves to now
+      expect(staleReason(root)).toMatch(/^src changed/);
+      at('src/modules', 1000);
+      expect(staleReason(root)).toBeNull();
+      at('package.json', 3000);
+      expect(staleReason(root)).toBe('package.json changed since the last build');
+      at('package.json', 1000);
+      at('tsconfig.json', 3000);
+      expect(staleReason(root)).toBe('tsconfig.json changed since the last build');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('writes the OpenAPI document without any database (npm run openapi)', () => {
     const target = join(dataDir, 'openapi.json');
