@@ -371,6 +371,30 @@ describe('raw ingestion messages', () => {
     expect(denied.body.error.details.reason).toBe('platform_admin_required');
   });
 
+  it('reads the time of an uplink at the extreme offsets and years as any other instant, or refuses it with 400; never a 500', async () => {
+    const times = ['2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-23:59', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0001-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59'];
+    const answers: string[] = [];
+    for (const [index, time] of times.entries()) {
+      const devEui = `0A0A0A0A0A0A0A${String(index).padStart(2, '0')}`;
+      const bodies: [string, object][] = [
+        ['/v1/ingestion/http', { devEui, payload: { encoding: 'hex', data: '00' }, observedAt: time }],
+        ['/v1/ingestion/chirpstack?event=up', { ...chirpstackUp(devEui, `extreme-${index}`), time }],
+        ['/v1/ingestion/tts', { ...ttsUplink(devEui, `as:up:extreme-${index}`), received_at: time }],
+      ];
+      for (const [path, body] of bodies) {
+        const res = await ingest(path, tenantToken, body);
+        answers.push(`${path} ${time} -> ${res.status}`);
+        if (![202, 400].includes(res.status)) throw new Error(`${path} ${time} -> ${res.status} ${res.text}`);
+        expect([202, 400]).toContain(res.status);
+        if (res.status === 202) {
+          const detail = await admin.get(`/v1/raw-ingestion-messages/${res.body.rawIngestionMessageId}`).expect(200);
+          expect(detail.body.observedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        }
+      }
+    }
+    expect(answers.filter((answer) => answer.endsWith('500'))).toEqual([]);
+  });
+
   it('shows a raw uplink without a network-server time with its receipt time as observedAt (ChirpStack without time, TTS with the Go zero time)', async () => {
     const { time: _time, ...untimed } = chirpstackUp('0505050505050601', 'untimed-1');
     const zero = ttsUplink('0505050505050602', 'as:up:untimed-2');

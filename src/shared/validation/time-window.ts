@@ -32,7 +32,12 @@ export function instantOf(value: unknown): number | null {
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null;
   const ms = Date.parse(value.toUpperCase());
-  return Number.isNaN(ms) || ms < FIRST_INSTANT || ms > LAST_INSTANT ? null : ms;
+  return Number.isNaN(ms) || !isWritableInstant(ms) ? null : ms;
+}
+
+/** Whether an instant (ms) can be written as an RFC 3339 date-time in UTC: years 0001 to 9999. */
+export function isWritableInstant(ms: number): boolean {
+  return ms >= FIRST_INSTANT && ms <= LAST_INSTANT;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FieldViolation } from '../../../shared/errors/error-codes';
+import { isWritableInstant } from '../../../shared/validation/time-window';
 import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from '../../flows/domain/fixture-input';
 import { BASE64_PATTERN, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
@@ -42,7 +43,8 @@ export function instant(value: unknown): Date | null | undefined {
   // Date parses at most milliseconds; cut longer fractions first so nanosecond times are not rejected.
   const cut = value.replace(/(\.\d{3})\d+/, '$1');
   const date = new Date(cut);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  // An offset may move the instant out of years 0001..9999, where no stored or shown date-time can be written.
+  return Number.isNaN(date.getTime()) || !isWritableInstant(date.getTime()) ? undefined : date;
 }
 
 /**
