@@ -594,5 +594,6 @@ describe('replays in the background', () => {
       if (firstClosed) await first.database.drop();
       else await first.close();
     }
-  });
+    // two app starts, a replay and a lease expiry: on a slow or busy machine more than the default 30 s
+  }, 120_000);
 });
