@@ -432,6 +432,18 @@ describe('custom blocks API', () => {
   });
 
   describe('payload codecs through the API', () => {
+    it.each([
+      ['a TypeScript-compiled bundle ("use strict"; first)', 'strict-typescript-bundle.js', [0x43, 0x00, 0xd7, 0xff, 0x9c], { type: 'temperature', channel1: 21.5, channel2: -10 }],
+      ["a hand-written strict codec ('use strict'; first)", 'strict-hand-written.js', [0x01, 0x2c], { level: 3, strict: true }],
+    ])('releases %s: its top-level decodeUplink is found', async (_name, file, payload, decoded) => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const version = await createVersion(blockId, { sourceCode: codec(file), sampleInput: { payload, input: { connectionData: { fPort: 1 } } } });
+      expect(version.scriptContract).toBe('decodeUplink');
+      const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
+      expect(released.body).toMatchObject({ status: 'released', scriptContract: 'decodeUplink', gateReport: { sample: { result: { payload: decoded } } } });
+    });
+
     it('compiles a TTN codec and releases it with its sample decoded exactly', async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant, { key: 'ttn-environment' });
