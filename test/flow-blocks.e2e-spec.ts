@@ -314,6 +314,26 @@ describe('custom blocks API', () => {
   });
 
   describe('gates', () => {
+    // The gates of another limit than the clock run where the CPU budget cannot be the first limit reached, however
+    // slow or busy the machine: a second app with the longest SANDBOX_TIMEOUT_MS.
+    let unhurried: { t: TestApp; admin: Api };
+    beforeAll(async () => {
+      const app = await startTestApp({ env: { SANDBOX_TIMEOUT_MS: '10000' } });
+      unhurried = { t: app, admin: as(app, (await loginAdmin(app)).accessToken) };
+    });
+    afterAll(() => unhurried.t.close());
+
+    /** Runs `body` with `t` and `admin` of the unhurried app. */
+    async function withUnhurried(body: () => Promise<void>): Promise<void> {
+      const saved = { t, admin };
+      ({ t, admin } = unhurried);
+      try {
+        await body();
+      } finally {
+        ({ t, admin } = saved);
+      }
+    }
+
     it('compiles without changing anything', async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant);
@@ -338,7 +358,8 @@ describe('custom blocks API', () => {
       ['memory_limit', 'sandbox', 'function transform(msg) {\n  return { payload: new Uint8Array(2 ** 31).length };\n}', undefined],
       ['invalid_output', 'sandbox', 'function transform(msg) {\n  return { values: "not an object" };\n}', undefined],
       ['output_too_large', 'sandbox', 'function transform(msg) {\n  return { payload: "x".repeat(70000) };\n}', undefined],
-    ])('fails the release with 422 FLOW_FAILURE %s (gate %s), changes nothing and audits the failure', async (code, gate, sourceCode, line) => {
+    ])('fails the release with 422 FLOW_FAILURE %s (gate %s), changes nothing and audits the failure', (code, gate, sourceCode, line) =>
+      (code === 'timeout' ? (body: () => Promise<void>) => body() : withUnhurried)(async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant);
       const version = await createVersion(blockId, { sourceCode });
@@ -358,7 +379,7 @@ describe('custom blocks API', () => {
         tenant_id: tenant.tenantId,
         metadata: { gate, issueCodes: [code], sourceSha256: sha256(sourceCode), versionNumber: 1 },
       });
-    });
+    }), 60_000);
 
     it('releases with the artifact and gate report (configuration defaults from the schema); a second release and a draft deprecate are 409', async () => {
       const tenant = await seedTenant(t);
@@ -411,6 +432,18 @@ describe('custom blocks API', () => {
   });
 
   describe('payload codecs through the API', () => {
+    it.each([
+      ['a TypeScript-compiled bundle ("use strict"; first)', 'strict-typescript-bundle.js', [0x43, 0x00, 0xd7, 0xff, 0x9c], { type: 'temperature', channel1: 21.5, channel2: -10 }],
+      ["a hand-written strict codec ('use strict'; first)", 'strict-hand-written.js', [0x01, 0x2c], { level: 3, strict: true }],
+    ])('releases %s: its top-level decodeUplink is found', async (_name, file, payload, decoded) => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const version = await createVersion(blockId, { sourceCode: codec(file), sampleInput: { payload, input: { connectionData: { fPort: 1 } } } });
+      expect(version.scriptContract).toBe('decodeUplink');
+      const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
+      expect(released.body).toMatchObject({ status: 'released', scriptContract: 'decodeUplink', gateReport: { sample: { result: { payload: decoded } } } });
+    });
+
     it('compiles a TTN codec and releases it with its sample decoded exactly', async () => {
       const tenant = await seedTenant(t);
       const blockId = await createBlock(tenant, { key: 'ttn-environment' });

@@ -165,6 +165,21 @@ describe('flow fixtures from raw messages', () => {
       await createFixture(setup, shape2({ ...message, receivedAt: shifted })).expect(201);
     });
 
+    it('the same instant written with the extreme offsets RFC 3339 allows (±23:59) is the same reference; another one is not found, never a 500', async () => {
+      const setup = await newFlow();
+      const message = await rawMessageOf(setup);
+      const instant = new Date(message.receivedAt).getTime();
+      const minutes = 23 * 60 + 59;
+      const east = new Date(instant + minutes * 60_000).toISOString().replace('Z', '+23:59');
+      const west = new Date(instant - minutes * 60_000).toISOString().replace('Z', '-23:59');
+      await createFixture(setup, shape2({ ...message, receivedAt: east })).expect(201);
+      await createFixture(setup, shape2({ ...message, receivedAt: west })).expect(201);
+      const other = await rawMessageOf(setup);
+      const res = await createFixture(setup, shape2({ ...other, receivedAt: '2026-01-01T00:00:00-23:59' })).expect(400);
+      expect(fieldsOf(res)).toEqual([{ path: 'body.raw', rule: 'reference_not_found' }]);
+      expect(await isPinned(t, other.rawIngestionMessageId)).toBe(false);
+    });
+
     it("another tenant's message", async () => {
       const setup = await newFlow();
       const other = await seedTenant(t);
@@ -185,6 +200,33 @@ describe('flow fixtures from raw messages', () => {
       const res = await createFixture(setup, shape2({ rawIngestionMessageId: '00000000-0000-4000-8000-000000000000', receivedAt: '2026-03-14T09:15:01Z' })).expect(400);
       expect(fieldsOf(res)).toEqual([{ path: 'body.raw', rule: 'reference_not_found' }]);
     });
+  });
+
+  // (null reads as a value left out, as for every other property: `required`, since raw was sent)
+  it.each([
+    [null, 'required'],
+    ['text', 'type'],
+    [1, 'type'],
+    [['x'], 'type'],
+  ])('raw %j: 400 %s at body.raw on create and replace, never a 500', async (raw, rule) => {
+    const setup = await newFlow();
+    const input = {
+      mode: 'fixture',
+      rawPayload: { encoding: 'hex', data: '0001' },
+      observedAt: '2026-01-01T00:00:00Z',
+      rawReceivedAt: '2026-01-01T00:00:01Z',
+      tenantId: tenant.tenantId,
+      deviceId: setup.device.deviceId,
+      deviceTypeId: setup.type.deviceTypeId,
+      correlationId: 'c',
+      connectionData: {},
+      parameters: {},
+    };
+    const res = await createFixture(setup, { input, raw }).expect(400);
+    expect(fieldsOf(res)).toContainEqual({ path: 'body.raw', rule });
+    const created = await createFixture(setup, { input }).expect(201);
+    const replaced = await admin.put(`/v1/flows/${setup.flowId}/fixtures/${created.body.fixtureId}`).set('If-Match', '"1"').send({ input, raw }).expect(400);
+    expect(fieldsOf(replaced)).toContainEqual({ path: 'body.raw', rule });
   });
 
   it.each([

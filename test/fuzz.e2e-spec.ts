@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { buildOpenApiDocument } from '../src/openapi/openapi';
 import { seedAssignment, seedDevice, seedDeviceType, seedField } from './support/devices';
+import { seedRawMessage } from './support/raw-messages';
 import { seedGrant, seedTenant, seedUnit } from './support/tenancy';
 import { loginAdmin, seedUser } from './support/auth';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TEST_ORIGIN, TestApp } from './support/test-app';
 
 /*
  * Property-based fuzzing of every operation of the OpenAPI document (generated in-process, as /docs serves it, so
@@ -453,4 +455,94 @@ describe('fuzz: every operation of the OpenAPI document', () => {
     }
     expect(failures).toEqual([]);
   }, 180_000);
+
+  /** send(), signing in again first when an earlier request (a logout that should have failed) ended the admin's session. */
+  async function sendSignedIn(method: string, request: FuzzRequest): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+    const res = await send(method, request);
+    if (res.status !== 401 || !res.text.includes('The session has ended')) return res;
+    token = (await loginAdmin(t)).accessToken;
+    return send(method, { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } });
+  }
+
+  /** Paths (dot-separated) of the date-time properties of a body schema, nested objects included. */
+  const dateTimePaths = (raw: Schema | undefined, prefix = '', depth = 0): string[] => {
+    const schema = resolve(raw);
+    if (depth > 4) return [];
+    if (schema.format === 'date-time') return [prefix];
+    return Object.entries(schema.properties ?? {}).flatMap(([key, inner]) => dateTimePaths(inner, prefix ? `${prefix}.${key}` : key, depth + 1));
+  };
+  const withPath = (body: unknown, path: string, value: string): unknown => {
+    const keys = path.split('.');
+    const copy = JSON.parse(JSON.stringify(body ?? {})) as Record<string, unknown>;
+    let node = copy;
+    for (const key of keys.slice(0, -1)) node = (node[key] = typeof node[key] === 'object' && node[key] !== null ? node[key] : {}) as Record<string, unknown>;
+    node[keys.at(-1)!] = value;
+    return copy;
+  };
+
+  it('answers every date-time query parameter and body field at the extreme offsets and years as for any other instant or with 400, never 5xx', async () => {
+    // valid RFC 3339 date-times: the extreme offsets, the first and last 4-digit years, and instants those offsets push past them
+    const extremes = [
+      '2026-01-01T00:00:00+23:59',
+      '2026-01-01T00:00:00-23:59',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.999Z',
+      '0001-01-01T00:00:00+23:59',
+      '9999-12-31T23:59:59-23:59',
+    ];
+    const failures: string[] = [];
+    let checked = 0;
+    // Real or well-formed ids in every path, so that each request gets past the path to its date-times.
+    const saved = { ...seeded.params };
+    seeded.params.rawIngestionMessageId = (await seedRawMessage(t)).rawIngestionMessageId;
+    for (const operation of operations) {
+      for (const [, name] of operation.path.matchAll(/\{([^}]+)\}/g)) if (/Id$/.test(name!) && !seeded.params[name!]) seeded.params[name!] = randomUUID();
+    }
+    for (const operation of operations) {
+      const queryFields = operation.parameters.filter((p) => p.in === 'query' && resolve(p.schema).format === 'date-time').map((p) => p.name);
+      const bodyFields = operation.body ? dateTimePaths(operation.body) : [];
+      for (const value of extremes) {
+        const requests: [string, FuzzRequest][] = [];
+        for (const name of queryFields) {
+          const request = build(operation, []);
+          // a window needs both ends: the other end is a valid instant either side of the extreme
+          for (const other of queryFields.filter((n) => n !== name)) request.query.push([other, name === 'to' ? '0001-01-01T00:00:00Z' : '9999-12-31T00:00:00Z']);
+          request.query.push([name, value]);
+          requests.push([`query ${name}`, request]);
+        }
+        for (const path of bodyFields) {
+          const request = build(operation, []);
+          request.body = JSON.stringify(withPath(JSON.parse(String(request.body ?? '{}')), path, value));
+          requests.push([`body ${path}`, request]);
+        }
+        for (const [where, request] of requests) {
+          checked += 1;
+          const res = await sendSignedIn(operation.method, request);
+          const envelope = res.status < 400 || /^\{"error":\{"code":"[A-Z_]+"/.test(res.text);
+          if (res.status >= 500 || !envelope) failures.push(`${operation.method.toUpperCase()} ${operation.path} ${where}=${value} -> ${res.status} ${res.text.slice(0, 200)}`);
+        }
+      }
+    }
+    seeded.params = saved;
+    expect(checked).toBeGreaterThan(50);
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('answers a body that is not JSON (whitespace only included) with 400 json on every operation that takes a body, optional bodies included', async () => {
+    const failures: string[] = [];
+    // (ingestion routes check their token before they read the body: tested with a token in the ingestion suites)
+    const withBody = operations.filter((operation) => ['post', 'put', 'patch'].includes(operation.method) && !operation.path.startsWith('/v1/ingestion/'));
+    expect(withBody.length).toBeGreaterThan(20);
+    for (const operation of withBody) {
+      for (const body of [' ', '\n\t ', '{', 'not json']) {
+        const request = build(operation, []);
+        request.body = body;
+        request.headers['Content-Type'] = 'application/json';
+        request.headers.Origin = TEST_ORIGIN; // the cookie routes (refresh, logout) check it before the body
+        const res = await sendSignedIn(operation.method, request);
+        if (res.status !== 400 || !res.text.includes('"rule":"json"')) failures.push(`${operation.method.toUpperCase()} ${operation.path} ${JSON.stringify(body)} -> ${res.status} ${res.text.slice(0, 160)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

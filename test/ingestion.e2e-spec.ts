@@ -181,7 +181,10 @@ describe('ingestion endpoints', () => {
     const body = JSON.stringify({ ...chirpstackUp(), deviceInfo: { devEui: 'xyz' } });
     const res = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, body);
     expect(res.status).toBe(400);
-    expect(res.body.error.details.fields[0]).toMatchObject({ path: 'body.deviceInfo.devEui', rule: 'format' });
+    // the devEui rule is the contract's pattern (^[A-F0-9]{16}$ after upper-casing), named as every pattern rule
+    expect(res.body.error.details.fields[0]).toMatchObject({ path: 'body.deviceInfo.devEui', rule: 'pattern' });
+    const tts = await ingest('/v1/ingestion/tts', tenantToken, { end_device_ids: { dev_eui: '00112233' }, uplink_message: {} });
+    expect(tts.body.error.details.fields[0]).toMatchObject({ path: 'body.end_device_ids.dev_eui', rule: 'pattern' });
     const [row] = await t.dataSource.query(`SELECT processing_status, processing_reason, convert_from(body, 'UTF8') AS text FROM raw_ingestion_messages WHERE convert_from(body, 'UTF8') = $1`, [body]);
     expect(row).toMatchObject({ processing_status: 'rejected', processing_reason: 'malformed_payload' });
     const broken = await ingest('/v1/ingestion/tts', tenantToken, '{"uplink_message": ');
@@ -241,6 +244,13 @@ describe('ingestion endpoints', () => {
     const bad = await ingest('/v1/ingestion/http', tenantToken, { devEui: '12', payload: { encoding: 'hex', data: 'xyz' }, extra: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(['body.devEui', 'body.extra', 'body.payload.data']);
+    expect(bad.body.error.details.fields).toContainEqual(expect.objectContaining({ path: 'body.devEui', rule: 'pattern' }));
+    for (const devEui of ['AABBCCDDEEFF001', 'AABBCCDDEEFF00111', 'GGBBCCDDEEFF0011']) {
+      const res = await ingest('/v1/ingestion/http', tenantToken, { devEui, payload: { encoding: 'hex', data: '00' } });
+      expect(res.body.error.details.fields).toEqual([expect.objectContaining({ path: 'body.devEui', rule: 'pattern' })]);
+    }
+    const numeric = await ingest('/v1/ingestion/http', tenantToken, { devEui: 12, payload: { encoding: 'hex', data: '00' } });
+    expect(numeric.body.error.details.fields).toEqual([expect.objectContaining({ path: 'body.devEui', rule: 'type' })]);
     const notJson = await ingest('/v1/ingestion/http', tenantToken, 'devEui=1', 'text/plain');
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.details.fields[0].rule).toBe('content_type');
@@ -363,6 +373,50 @@ describe('raw ingestion messages', () => {
     const denied = await user.api.get('/v1/raw-ingestion-messages');
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.reason).toBe('platform_admin_required');
+  });
+
+  it('reads the time of an uplink at the extreme offsets and years as any other instant, or refuses it with 400; never a 500', async () => {
+    const times = ['2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-23:59', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0001-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59'];
+    const answers: string[] = [];
+    for (const [index, time] of times.entries()) {
+      const devEui = `0A0A0A0A0A0A0A${String(index).padStart(2, '0')}`;
+      const bodies: [string, object][] = [
+        ['/v1/ingestion/http', { devEui, payload: { encoding: 'hex', data: '00' }, observedAt: time }],
+        ['/v1/ingestion/chirpstack?event=up', { ...chirpstackUp(devEui, `extreme-${index}`), time }],
+        ['/v1/ingestion/tts', { ...ttsUplink(devEui, `as:up:extreme-${index}`), received_at: time }],
+      ];
+      for (const [path, body] of bodies) {
+        const res = await ingest(path, tenantToken, body);
+        answers.push(`${path} ${time} -> ${res.status}`);
+        if (![202, 400].includes(res.status)) throw new Error(`${path} ${time} -> ${res.status} ${res.text}`);
+        expect([202, 400]).toContain(res.status);
+        if (res.status === 202) {
+          const detail = await admin.get(`/v1/raw-ingestion-messages/${res.body.rawIngestionMessageId}`).expect(200);
+          expect(detail.body.observedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        }
+      }
+    }
+    expect(answers.filter((answer) => answer.endsWith('500'))).toEqual([]);
+  });
+
+  it('shows a raw uplink without a network-server time with its receipt time as observedAt (ChirpStack without time, TTS with the Go zero time)', async () => {
+    const { time: _time, ...untimed } = chirpstackUp('0505050505050601', 'untimed-1');
+    const zero = ttsUplink('0505050505050602', 'as:up:untimed-2');
+    const zeroBody = { ...zero, received_at: '0001-01-01T00:00:00Z', uplink_message: { ...zero.uplink_message, received_at: '0001-01-01T00:00:00Z' } };
+    for (const [path, body] of [
+      ['/v1/ingestion/chirpstack?event=up', untimed],
+      ['/v1/ingestion/tts', zeroBody],
+    ] as const) {
+      const stored = await ingest(path, tenantToken, body);
+      expect(stored.status).toBe(202);
+      const detail = await admin.get(`/v1/raw-ingestion-messages/${stored.body.rawIngestionMessageId}`).expect(200);
+      expect(detail.body).toMatchObject({ receivedAt: stored.body.receivedAt, observedAt: stored.body.receivedAt });
+      const listed = await admin.get(`/v1/raw-ingestion-messages?devEui=${detail.body.devEui}`).expect(200);
+      expect(listed.body.items).toEqual([expect.objectContaining({ rawIngestionMessageId: stored.body.rawIngestionMessageId, observedAt: stored.body.receivedAt })]);
+    }
+    // with a network-server time, that time
+    const timed = await ingest('/v1/ingestion/chirpstack?event=up', tenantToken, chirpstackUp('0505050505050603', 'timed-3'));
+    expect((await admin.get(`/v1/raw-ingestion-messages/${timed.body.rawIngestionMessageId}`)).body.observedAt).toBe('2026-03-14T09:34:15.775Z');
   });
 
   it('reads one message with its exact body (utf8 or base64) and audits the read', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -43,6 +44,13 @@ describe('the service process', () => {
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  /**
+   * Warning and error lines of a log (pino levels 40 and 50 under NODE_ENV=test), except the start-up advice
+   * that no platform admin is configured (these tests configure none).
+   */
+  const alarming = (output: string): string[] =>
+    output.split('\n').filter((line) => /"level":[456]0/.test(line) && !/"context":"(Bootstrap|Next)"/.test(line));
+
   it('starts on embedded PostgreSQL without DATABASE_URL, stops it on SIGTERM, and reuses the data on restart', async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const env = { PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: join(dataDir, 'pg'), EMBEDDED_PG_PORT: String(pgPort) };
@@ -58,6 +66,9 @@ describe('the service process', () => {
     expect(running.output()).toContain('Embedded PostgreSQL stopped');
     expect(await portOpen(pgPort)).toBe(false);
     expect(await portOpen(port)).toBe(false);
+    // A normal start and a clean stop say nothing that looks like a failure: the connections the service closes
+    // itself are not lost, and there is no replay to recover.
+    expect(alarming(running.output())).toEqual([]);
 
     running = startService(env);
     await waitForReady(port, running.output, 60_000);
@@ -66,6 +77,7 @@ describe('the service process', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
+    expect(alarming(running.output())).toEqual([]);
   }, 120_000);
 
   it('in development without PLATFORM_ADMIN_*: says where to go next, keeps the one-time password in a private file until it is changed, and keeps its keys across restarts', async () => {
@@ -122,6 +134,36 @@ describe('the service process', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
   }, 150_000);
+
+  it('stops cleanly on Ctrl-C in a terminal (SIGINT to the whole process group, embedded PostgreSQL included), without warnings', async () => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const cleanEnv = { ...process.env };
+    delete cleanEnv.DATABASE_URL;
+    // A process group of its own, as a shell gives a foreground job: the terminal's SIGINT reaches every process in it.
+    const child = spawn(process.execPath, ['--no-node-snapshot', join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...cleanEnv, NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_DIR: join(dataDir, 'ctrl-c-pg'), EMBEDDED_PG_PORT: String(pgPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    try {
+      await waitForReady(port, () => output, 60_000);
+      // the job worker's pool and the LISTEN connections are open and idle
+      await new Promise((done) => setTimeout(done, 1500));
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      expect(output).toContain('SIGINT received: draining');
+      // The database ended the connections because of the same Ctrl-C: part of the stop, not a failure. (A job that
+      // was running at that instant may fail and is retried at the next start; that one is worth its line.)
+      expect(alarming(output).filter((line) => /connection/i.test(line) && !/"msg":"Job [^"]+ #\d+:/.test(line))).toEqual([]);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    }
+  }, 120_000);
 
   it('stops the service and its embedded PostgreSQL when `npm start` gets SIGTERM', async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
@@ -220,6 +262,48 @@ describe('the service process', () => {
       expect(auditText).not.toContain(secret);
     }
   }, 120_000);
+
+  it('`npm start` starts from a build that is up to date with the sources, without building again', () => {
+    execFileSync('node', ['scripts/build-if-stale.js'], { cwd: ROOT, stdio: 'pipe' }); // builds only if an edit made it stale
+    const started = Date.now();
+    const output = execFileSync('npm', ['run', 'prestart'], { cwd: ROOT, encoding: 'utf8' });
+    expect(output).toContain('Build is up to date with the sources: starting without building.');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 180_000);
+
+  it('builds before starting when there is no build yet or any input is newer: a source, a deleted source, package.json, a tsconfig', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { staleReason } = require(join(ROOT, 'scripts', 'build-if-stale.js')) as { staleReason: (root: string) => string | null };
+    const root = mkdtempSync(join(tmpdir(), 'uplink-stale-'));
+    try {
+      const at = (path: string, seconds: number) => utimesSync(join(root, path), seconds, seconds);
+      mkdirSync(join(root, 'src', 'modules'), { recursive: true });
+      writeFileSync(join(root, 'src', 'main.ts'), '');
+      writeFileSync(join(root, 'src', 'modules', 'a.ts'), '');
+      writeFileSync(join(root, 'package.json'), '{}');
+      writeFileSync(join(root, 'tsconfig.json'), '{}');
+      for (const path of ['src/main.ts', 'src/modules/a.ts', 'src/modules', 'src', 'package.json', 'tsconfig.json']) at(path, 1000);
+      expect(staleReason(root)).toBe('no build yet');
+      mkdirSync(join(root, 'dist'));
+      writeFileSync(join(root, 'dist', 'main.js'), '');
+      at('dist/main.js', 2000);
+      expect(staleReason(root)).toBeNull();
+      at('src/modules/a.ts', 3000);
+      expect(staleReason(root)).toMatch(/^src changed/);
+      at('src/modules/a.ts', 1000);
+      rmSync(join(root, 'src', 'modules', 'a.ts')); // the folder's time moves to now
+      expect(staleReason(root)).toMatch(/^src changed/);
+      at('src/modules', 1000);
+      expect(staleReason(root)).toBeNull();
+      at('package.json', 3000);
+      expect(staleReason(root)).toBe('package.json changed since the last build');
+      at('package.json', 1000);
+      at('tsconfig.json', 3000);
+      expect(staleReason(root)).toBe('tsconfig.json changed since the last build');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('writes the OpenAPI document without any database (npm run openapi)', () => {
     const target = join(dataDir, 'openapi.json');

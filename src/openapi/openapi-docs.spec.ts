@@ -117,6 +117,51 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(document)).not.toMatch(/design §|api-design\.md|api-spec\.md/);
   });
 
+  it('lists only values of the schema where a description names the values of an enum field (`field` (a, b or c))', () => {
+    const resolve = (schema: Schema | undefined): Schema => {
+      let current = schema ?? {};
+      for (let i = 0; i < 10 && refName(current); i++) current = (document.components?.schemas?.[refName(current)!] ?? {}) as Schema;
+      return current;
+    };
+    /** Enum values of every property of a schema, nested objects and array items included, by property name. */
+    const enumsOf = (schema: Schema | undefined, into = new Map<string, Set<string>>(), depth = 0): Map<string, Set<string>> => {
+      const resolved = resolve(schema);
+      if (depth > 6) return into;
+      for (const [name, raw] of Object.entries((resolved.properties ?? {}) as Record<string, Schema>)) {
+        const property = resolve(raw);
+        const values = (property.enum ?? resolve(property.items as Schema | undefined).enum) as unknown[] | undefined;
+        if (values) into.set(name, new Set([...(into.get(name) ?? []), ...values.map(String)]));
+        enumsOf(property, into, depth + 1);
+        enumsOf(property.items as Schema | undefined, into, depth + 1);
+      }
+      return into;
+    };
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const { method, path, operation } of operationsOf(document)) {
+      const body = (operation as { requestBody?: { content?: Record<string, { schema?: Schema }> } }).requestBody?.content?.['application/json']?.schema;
+      const enums = enumsOf(body);
+      for (const parameter of (operation.parameters ?? []) as { name: string; schema?: Schema }[]) {
+        const values = resolve(parameter.schema).enum as unknown[] | undefined;
+        if (values) enums.set(parameter.name, new Set(values.map(String)));
+      }
+      // "`field` (…)": the values the parenthesis names (backquoted ones, else every listed word) must be the field's
+      for (const [, field, inside] of (operation.description ?? '').matchAll(/`([A-Za-z]+)` \(([^()]*)\)/g)) {
+        const values = enums.get(field!);
+        if (!values) continue;
+        const list = inside!.split(';')[0]!; // what follows a semicolon is prose about the values
+        const quoted = [...list.matchAll(/`([^`]+)`/g)].map(([, value]) => value!);
+        const listed = quoted.length > 0 ? quoted : list.split(/,|\bor\b/).map((word) => word.trim()).filter((word) => /^[\w:/.-]+$/.test(word));
+        if (listed.length < 2) continue;
+        checked += 1;
+        const unknown = listed.filter((value) => !values.has(value));
+        if (unknown.length > 0) mismatches.push(`${method.toUpperCase()} ${path}: \`${field}\` lists ${unknown.join(', ')}; the schema has ${[...values].join(', ')}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+    expect(mismatches).toEqual([]);
+  });
+
   it('has an example for every request body and 2xx response schema', () => {
     const missing: string[] = [];
     for (const { method, path, operation } of operationsOf(document)) {

@@ -45,7 +45,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database) : database.url,
-    DB_CONNECT_TIMEOUT_MS: '500',
+    // Long enough for a starved machine to open a connection (a cut database refuses at once, whatever this is).
+    DB_CONNECT_TIMEOUT_MS: '5000',
     ALLOWED_ORIGINS: 'https://console.uplink.test',
     BCRYPT_COST: '4',
     REFRESH_COOKIE_SECURE: 'false',

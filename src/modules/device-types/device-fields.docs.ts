@@ -12,7 +12,7 @@ export const DEVICE_FIELDS_DOCS = defineDocs({
   deviceFields_create: {
     summary: 'Define a telemetry field of a device type',
     description: lines(
-      'Body: `key` (`^[a-z][a-z0-9._-]{0,119}$`, immutable), `name`, `description` optional, `schemaRef` (number, string, boolean or json), `unit` optional (1..40 or null), `storageTargets` (1..2 unique of `current`, `timeseries`), `measurementType` (`gauge`, `counter`, `status`, `event`). A disabled type accepts new fields. Answers 201 with `lockVersion` 1, `ETag: "1"`, `Location: /v1/device-types/{deviceTypeId}/fields/{key}`.',
+      'Body: `key` (`^[a-z][a-z0-9._-]{0,119}$`, immutable), `name`, `description` optional, `schemaRef` (`platform://schemas/number/v1`, `platform://schemas/string/v1`, `platform://schemas/boolean/v1` or `platform://schemas/json/v1`), `unit` optional (1..40 or null), `storageTargets` (1..2 unique of `current`, `timeseries`), `measurementType` (`gauge`, `counter`, `status`, `event`). A disabled type accepts new fields. Answers 201 with `lockVersion` 1, `ETag: "1"`, `Location: /v1/device-types/{deviceTypeId}/fields/{key}`.',
       '**404** (`device_type`). **409** `duplicate_key` (keys of deprecated fields stay taken), `max_fields` (200 active fields per type).',
     ),
     errors: { 409: { reason: 'duplicate_key', message: 'The device type already has a field with this key (deprecated keys stay taken).' } },

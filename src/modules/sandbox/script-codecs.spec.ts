@@ -207,6 +207,42 @@ describe('codec isolation: prototypes and globals stay in their block version', 
   });
 });
 
+describe('strict codecs (\'use strict\' first): top-level declarations define the entry point, as in a classic script', () => {
+  it('releases and runs a TypeScript-compiled bundle ("use strict"; then function decodeUplink)', async () => {
+    const source = codec('strict-typescript-bundle.js');
+    const report = await sandbox.gate(TENANT, source, { payload: [0x43, 0x00, 0xd7, 0xff, 0x9c], input: { connectionData: { fPort: 1 } } });
+    expect(report).toMatchObject({ passed: true, scriptContract: 'decodeUplink', sample: { result: { payload: { type: 'temperature', channel1: 21.5, channel2: -10 } } } });
+    expect(await (await version(source))(uplink([0x43, 0x01, 0x00, 0x00, 0x0a], 1))).toEqual(decoded({ type: 'temperature', channel1: 25.6, channel2: 1 }));
+  });
+
+  it('releases and runs a hand-written strict codec, which stays strict', async () => {
+    const source = codec('strict-hand-written.js');
+    const report = await sandbox.gate(TENANT, source, { payload: [0x01, 0x2c] });
+    expect(report).toMatchObject({ passed: true, sample: { result: { payload: { level: 3, strict: true } } } });
+    expect(await (await version(source))(uplink([0x00, 0x64], 1))).toEqual(decoded({ level: 1, strict: true }));
+  });
+
+  it('keeps a strict version\'s Object.prototype change in its context; a sloppy version of the same tenant runs clean beside it', async () => {
+    const strict = await version(codec('strict-prototype-patcher.js'));
+    const sloppy = await version('function decodeUplink(input) { counter = (typeof counter === "number" ? counter : 0) + 1; return { data: { pick: typeof ({}).pick, counter: counter, self: this === globalThis } }; }');
+    const frame = uplink([7, 8], 1);
+    expect(await strict(frame)).toEqual(decoded({ first: 7, calls: 1 }));
+    expect(await sloppy(frame)).toEqual(decoded({ pick: 'undefined', counter: 1, self: true }));
+    expect(await strict(frame)).toEqual(decoded({ first: 7, calls: 2 }));
+    expect(await sloppy(frame)).toEqual(decoded({ pick: 'undefined', counter: 2, self: true }));
+  });
+
+  it('reports a strict script\'s top-level error with its line, and its logs', async () => {
+    const report = await sandbox.gate(TENANT, "'use strict';\nconsole.log('loading');\nundeclared = 1;\nfunction decodeUplink() { return { data: 1 }; }", { payload: [1] });
+    expect(report).toMatchObject({
+      passed: false,
+      gate: 'sandbox',
+      issues: [{ code: 'runtime_error', message: 'ReferenceError: undeclared is not defined', line: 3, column: 12 }],
+      sample: { logs: ['loading'] },
+    });
+  });
+});
+
 describe('codec outcomes', () => {
   it.each([
     ['data missing', 'return {};', decoded(null)],

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { ShutdownState } from '../lifecycle/shutdown-state';
 
 /** The PostgreSQL channel every replica listens on. */
 export const AUTH_CACHE_CHANNEL = 'uplink_auth_cache';
@@ -30,6 +31,8 @@ const MAX_ENTRIES = 50_000;
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 const HEARTBEAT_MS = 5_000;
+/** How long a connection loss waits to be judged: a stop signal that arrives with it turns it into part of the stop. */
+const CONNECTION_LOSS_GRACE_MS = 200;
 
 export const tagsOf = (change: AuthChange): string[] => [
   ...(change.sessionId ? [`session:${change.sessionId}`] : []),
@@ -65,6 +68,7 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    @Optional() private readonly shutdown?: ShutdownState,
   ) {
     this.ttlMs = config.authCacheTtlMs;
   }
@@ -171,6 +175,19 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
     return { host: options.host, port: options.port, user: options.username, password: options.password, database: options.database };
   }
 
+  /**
+   * A lost LISTEN connection is a warning, unless the service is stopping: a Ctrl-C in a terminal reaches an
+   * embedded PostgreSQL as well, which ends its connections before the service closes them. The signal and the
+   * server's message race, so the decision waits a moment.
+   */
+  private reportLost(error: Error): void {
+    setTimeout(() => {
+      const message = `LISTEN connection lost (${error.message}); authorization cache bypassed until it is back`;
+      if (this.stopped || this.shutdown?.isShuttingDown) this.logger.debug(message);
+      else this.logger.warn(message);
+    }, CONNECTION_LOSS_GRACE_MS).unref();
+  }
+
   /** A dedicated connection (LISTEN holds it), flushed and trusted only once it listens. */
   private async connect(): Promise<void> {
     this.reconnectTimer = null;
@@ -179,7 +196,7 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
     this.client = client;
     const lost = (error?: Error): void => {
       if (this.client !== client) return;
-      if (error) this.logger.warn(`LISTEN connection lost (${error.message}); authorization cache bypassed until it is back`);
+      if (error) this.reportLost(error);
       this.goDown();
       this.scheduleReconnect();
     };

@@ -96,8 +96,8 @@ export function parseJsonBody(raw: unknown): { value: unknown } | DomainError {
   } catch {
     return ValidationFailedError.single('body', 'json', 'The request body is not valid UTF-8.');
   }
-  // An empty body (e.g. chunked with no data) is no body.
-  if (text.trim() === '') return { value: undefined };
+  // An empty body (e.g. chunked with no data) is no body; whitespace alone is not JSON.
+  if (text === '') return { value: undefined };
   if (exceedsJsonDepth(text)) {
     return ValidationFailedError.single('body', 'json', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
   }

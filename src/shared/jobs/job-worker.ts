@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Client, Pool, PoolClient } from 'pg';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { ShutdownState } from '../lifecycle/shutdown-state';
 import { JOBS_CHANNEL, JobContext, retryDelayMs } from './job';
 import { JOB_CLAIM_LATENCY, JOB_DURATION, JOBS_PROCESSED_TOTAL, JOBS_QUEUE_DEPTH } from './job-metrics';
 import { JobRegistry, RegisteredJob } from './job-registry';
@@ -27,6 +28,8 @@ const RECURRING_CHECK_MS = 30_000;
 const LISTEN_RETRY_MS = 1_000;
 const REAP_BATCH = 100;
 const MAX_ERROR_LENGTH = 4_000;
+/** How long a connection loss waits to be judged: a stop signal that arrives with it turns it into part of the stop. */
+const CONNECTION_LOSS_GRACE_MS = 200;
 
 /** The dedup key that keeps one pending or running instance of a recurring job across replicas. */
 export function recurringKey(name: string): string {
@@ -75,6 +78,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     @InjectMetric(JOB_DURATION) private readonly duration: Histogram<string>,
     @InjectMetric(JOB_CLAIM_LATENCY) private readonly claimLatency: Histogram<string>,
     @InjectMetric(JOBS_QUEUE_DEPTH) private readonly depth: Gauge<string>,
+    @Optional() private readonly shutdown?: ShutdownState,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -92,6 +96,20 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   /** The notification connection is up (otherwise only polling finds new jobs). */
   get isListening(): boolean {
     return this.listener !== null;
+  }
+
+  /**
+   * An idle connection of the pool was ended by the server or the network; the pool opens a new one when needed.
+   * A connection ended while the service stops is part of the stop (a Ctrl-C in a terminal reaches an embedded
+   * PostgreSQL as well, which then ends its connections first): said only at debug level. The signal and the
+   * server's message race, so the decision waits a moment.
+   */
+  private connectionLost(error: unknown): void {
+    setTimeout(() => {
+      const message = `Job worker connection lost: ${describe(error)}`;
+      if (this.state === 'running' && !this.shutdown?.isShuttingDown) this.logger.warn(message);
+      else this.logger.debug(message);
+    }, CONNECTION_LOSS_GRACE_MS).unref();
   }
 
   /** Jobs this process is running now. */
@@ -114,7 +132,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       statement_timeout: this.config.dbStatementTimeoutMs || undefined,
       options: '-c synchronous_commit=off',
     });
-    this.pool.on('error', (error) => this.logger.warn(`Job worker connection failed: ${describe(error)}`));
+    this.pool.on('error', (error) => this.connectionLost(error));
     const jobs = this.registry.all();
     this.names = jobs.map((job) => job.name);
     this.queues = [...new Set(jobs.map((job) => job.queue))];

@@ -1,6 +1,6 @@
 import { exceedsJsonDepth, inputViolations, MAX_JSON_DEPTH } from './json-input';
 import { textLength } from './text-length';
-import { instantOf } from './time-window';
+import { instantOf, utcDateTimeOf } from './time-window';
 import { EMAIL_PATTERN } from './email';
 
 describe('request input rules', () => {
@@ -43,8 +43,24 @@ describe('request input rules', () => {
     ['2026-01-02T03:04:60Z', false],
     ['0000-01-01T00:00:00Z', false],
     ['2026-01-02T03:04:05+24:00', false],
+    ['2026-01-01T00:00:00+23:59', true],
+    ['2026-01-01T00:00:00-23:59', true],
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59.999Z', true],
+    // instants an offset moves out of years 0001..9999: no answer could write them back
+    ['0001-01-01T00:00:00+00:01', false],
+    ['9999-12-31T23:59:59-00:01', false],
   ])('reads %s as an RFC 3339 date-time: %s', (value, ok) => {
     expect(instantOf(value) !== null).toBe(ok);
+  });
+
+  it.each([
+    ['2026-01-01T00:00:00-23:59', '2026-01-01T23:59:00Z'],
+    ['2026-01-01t00:00:00.123456+23:59', '2025-12-31T00:01:00.123456Z'],
+    ['0001-01-01T23:59:00.5+23:59', '0001-01-01T00:00:00.5Z'],
+    ['9999-12-31T23:59:59.999999z', '9999-12-31T23:59:59.999999Z'],
+  ])('writes %s in UTC for the database as %s', (value, utc) => {
+    expect(utcDateTimeOf(value)).toBe(utc);
   });
 
   it.each([

@@ -7,6 +7,7 @@ import { storedUplinkInput, storedUplinkOf, type StoredUplinkRow } from '../engi
 import { FlowEntity } from './flow.entity';
 import { FlowFixtureEntity } from './flow-fixture.entity';
 import { FixtureBody, fixtureBodyViolations, inputMismatchViolations } from './fixture-input';
+import { utcDateTimeOf } from '../../../shared/validation/time-window';
 
 export const fixtureNotFound = () => new ResourceNotFoundError('flow_fixture');
 
@@ -82,7 +83,7 @@ export class FixtureRepository {
     }
     const { rawIngestionMessageId } = draft.raw;
     await this.lockRawMessages(manager, [rawIngestionMessageId]);
-    const pinned = await this.pins.pin(manager, { rawIngestionMessageId, receivedAt: draft.raw.receivedAt, tenantId: flow.tenantId, deviceTypeId: flow.deviceTypeId });
+    const pinned = await this.pins.pin(manager, { rawIngestionMessageId, receivedAt: utcDateTimeOf(draft.raw.receivedAt) ?? draft.raw.receivedAt, tenantId: flow.tenantId, deviceTypeId: flow.deviceTypeId });
     const row = pinned as (StoredUplinkRow & { device_id: string }) | null;
     if (!row) throw rawNotFound();
     const input = draft.input ?? storedUplinkInput(storedUplinkOf(row), { tenantId: flow.tenantId, deviceId: row.device_id, deviceTypeId: flow.deviceTypeId }, 'fixture', {});

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsObject, IsOptional, IsString } from 'class-validator';
-import { NotBlank } from '../../../shared/validation/fields';
+import { NotBlank, WhenPresent } from '../../../shared/validation/fields';
 import { Length } from '../../../shared/validation/text-length';
 
 /**
@@ -21,7 +21,7 @@ export class FixtureRequest {
     description:
       'Required in shape 1, complete: `mode` (`fixture`), `rawPayload` {`encoding` (`base64`, `hex`, `utf8`, `json`), `data` ≤ 65536 characters that decodes}, `observedAt`, `rawReceivedAt` (RFC 3339), `tenantId` and `deviceTypeId` (the flow\'s, else `mismatch`), `deviceId` (need not exist), `correlationId` (1..128), `connectionData` (object ≤ 16 KiB), `parameters` (object).',
   })
-  @IsOptional()
+  @WhenPresent()
   @IsObject()
   input?: Record<string, unknown>;
 
@@ -30,7 +30,8 @@ export class FixtureRequest {
     additionalProperties: true,
     description: 'Shape 2: {`rawIngestionMessageId`, `receivedAt`} of a stored raw message of a device of this type; needs `confirmRawRetentionExtension: true`.',
   })
-  @IsOptional()
+  // null is not absent: `raw` is an object when sent
+  @WhenPresent()
   @IsObject()
   raw?: Record<string, unknown>;
 

@@ -28,7 +28,12 @@ export class RawMessageResponse {
   @ApiProperty({ pattern: '^[0-9A-F]{16}$', nullable: true, type: String })
   devEui!: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'An uplink’s network-server time (ChirpStack `time`, TTS `received_at`), else its `receivedAt`; null for a message no uplink was read from.',
+  })
   observedAt!: string | null;
 
   @ApiProperty({ nullable: true, type: String, description: 'What a repeat within 24 h is recognised by.' })
@@ -59,7 +64,8 @@ export class RawMessageResponse {
       tenantId: row.tenantId,
       deviceId: row.deviceId,
       devEui: row.devEui,
-      observedAt: row.observedAt?.toISOString() ?? null,
+      // As a flow run sees it: the network server's time, else the receipt time (a read uplink always has its devEui).
+      observedAt: (row.observedAt ?? (row.devEui !== null ? row.receivedAt : null))?.toISOString() ?? null,
       dedupKey: row.dedupKey,
       processingStatus: row.processingStatus,
       processingReason: row.processingReason,

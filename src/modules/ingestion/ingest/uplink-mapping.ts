@@ -1,5 +1,6 @@
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { chirpStackDedupKey, httpDedupKey, ttsDedupKey } from './deduplication';
+import { isWritableInstant } from '../../../shared/validation/time-window';
 import { BASE64_PATTERN, MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 /** What a network server's uplink maps to, before it is stored. */
@@ -15,6 +16,12 @@ export interface MappedUplink {
 export type MapResult = { kind: 'uplink'; uplink: MappedUplink } | { kind: 'ignored' } | { kind: 'malformed'; violations: FieldViolation[] };
 
 const DEV_EUI = /^[0-9A-Fa-f]{16}$/;
+
+/** The rule a devEui that is not 16 hex digits breaks: the contract's pattern (`^[A-F0-9]{16}$` after upper-casing). */
+function devEuiRule(devEui: unknown): FieldViolation['rule'] {
+  if (devEui === undefined) return 'required';
+  return typeof devEui === 'string' ? 'pattern' : 'type';
+}
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 /** What older The Things Stack releases send for "no time" (Go's zero time). */
 const ZERO_TIME = /^0001-01-01T00:00:00(?:\.0+)?(?:Z|[+-]00:00)$/i;
@@ -36,7 +43,8 @@ export function instant(value: unknown): Date | null | undefined {
   // Date parses at most milliseconds; cut longer fractions first so nanosecond times are not rejected.
   const cut = value.replace(/(\.\d{3})\d+/, '$1');
   const date = new Date(cut);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  // An offset may move the instant out of years 0001..9999, where no stored or shown date-time can be written.
+  return Number.isNaN(date.getTime()) || !isWritableInstant(date.getTime()) ? undefined : date;
 }
 
 /**
@@ -49,7 +57,7 @@ export function mapChirpStackUp(body: unknown): MapResult {
   const deviceInfo = body.deviceInfo;
   const devEui = isObject(deviceInfo) ? deviceInfo.devEui : undefined;
   if (typeof devEui !== 'string' || !DEV_EUI.test(devEui)) {
-    return malformed('body.deviceInfo.devEui', devEui === undefined ? 'required' : 'format', 'deviceInfo.devEui must be 16 hexadecimal digits.');
+    return malformed('body.deviceInfo.devEui', devEuiRule(devEui), 'deviceInfo.devEui must be 16 hexadecimal digits.');
   }
   const data = body.data ?? '';
   if (typeof data !== 'string' || !BASE64_PATTERN.test(data)) return malformed('body.data', 'format', '`data` must be base64.');
@@ -97,7 +105,7 @@ export function mapTtsMessage(body: unknown): MapResult {
   const ids = body.end_device_ids;
   const devEui = isObject(ids) ? ids.dev_eui : undefined;
   if (typeof devEui !== 'string' || !DEV_EUI.test(devEui)) {
-    return malformed('body.end_device_ids.dev_eui', devEui === undefined ? 'required' : 'format', 'end_device_ids.dev_eui must be 16 hexadecimal digits.');
+    return malformed('body.end_device_ids.dev_eui', devEuiRule(devEui), 'end_device_ids.dev_eui must be 16 hexadecimal digits.');
   }
   const frm = uplink.frm_payload ?? '';
   if (typeof frm !== 'string' || !BASE64_PATTERN.test(frm)) return malformed('body.uplink_message.frm_payload', 'format', '`frm_payload` must be base64.');
@@ -140,7 +148,7 @@ export function mapHttpUplink(body: unknown): MapResult {
   for (const key of Object.keys(body)) if (!HTTP_PROPERTIES.has(key)) add(`body.${key}`, 'unknown_property', `${key} is not a property of the body.`);
   const { devEui, payload, observedAt, connectionData, messageId } = body;
   if (devEui === undefined) add('body.devEui', 'required', 'Required.');
-  else if (typeof devEui !== 'string' || !DEV_EUI.test(devEui)) add('body.devEui', 'format', 'devEui is 16 hexadecimal digits.');
+  else if (typeof devEui !== 'string' || !DEV_EUI.test(devEui)) add('body.devEui', devEuiRule(devEui), 'devEui is 16 hexadecimal digits (^[A-F0-9]{16}$ after upper-casing).');
   let rawPayload: { encoding: string; data: string } | null = null;
   if (payload === undefined) add('body.payload', 'required', 'Required.');
   else if (!isObject(payload)) add('body.payload', 'type', 'Must be an object with encoding and data.');

@@ -7,6 +7,7 @@ import { NewestFirstPaginator, WindowedPageRequest } from '../../../shared/pagin
 import { RawIngestionMessageEntity } from '../domain/raw-ingestion-message.entity';
 import { bodyOf, RawMessageDetailResponse, RawMessageResponse } from '../domain/raw-message.response.dto';
 import { GetRawMessageQuery, ListRawMessagesQuery } from './raw-message.queries';
+import { utcDateTimeOf } from '../../../shared/validation/time-window';
 
 const FILTER_COLUMNS = {
   tenantId: 'r.tenant_id',
@@ -76,7 +77,7 @@ export class GetRawMessageHandler implements IQueryHandler<GetRawMessageQuery, R
         .createQueryBuilder('r')
         .addSelect('r.body')
         .where('r.raw_ingestion_message_id = :id', { id });
-      if (params.receivedAt) query.andWhere('r.received_at = CAST(:receivedAt AS timestamptz)', { receivedAt: params.receivedAt });
+      if (params.receivedAt) query.andWhere('r.received_at = CAST(:receivedAt AS timestamptz)', { receivedAt: utcDateTimeOf(params.receivedAt) });
       const row = await query.getOne();
       if (!row) throw new ResourceNotFoundError('raw_ingestion_message');
       await tx.audit({

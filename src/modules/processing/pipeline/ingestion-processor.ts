@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { isDatabaseUnavailable } from '../../../shared/errors/classify-error';
 import { AppConfig } from '../../../config/app-config';
 import { DebugCaptureStore } from '../../flows/debug-capture/debug-capture.store';
 import { recordDevicesLastSeen } from '../../devices/domain/device-last-seen';
@@ -238,9 +239,24 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     const now = Date.now();
     if (now - this.lastFailureLog < 10_000) return;
     this.lastFailureLog = now;
-    const reason = error instanceof SandboxUnavailableError ? 'the script sandbox is unavailable' : error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof SandboxUnavailableError
+        ? 'the script sandbox is unavailable'
+        : connectionLost(error)
+          ? `the database connection was lost: ${error instanceof Error ? error.message : String(error)}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
     this.logger.warn(`Processing a batch failed (${reason}); its messages stay pending and are retried.`);
   }
+}
+
+/**
+ * The batch's database connection went away: the database is unreachable, or the connection broke mid-batch, after
+ * which TypeORM has released the batch's query runner and its next statement fails with QueryRunnerAlreadyReleasedError.
+ */
+function connectionLost(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || error instanceof QueryRunnerAlreadyReleasedError;
 }
 
 function uniqueDevices(devices: RoutedDevice[]): RoutedDevice[] {

@@ -1,13 +1,16 @@
 /*
  * The only code of ours that runs inside an isolate: evaluated first in every fresh context, before the tenant's
- * source, it removes what a script must not have, installs a bounded console.log, runs the source (an indirect
- * eval: a sloppy-mode classic script unless it says 'use strict' itself, as codecs written for other network
- * servers expect) and hands the host one function. That function takes and returns strings only, so no object, reference or prototype ever
+ * source, it removes what a script must not have, installs a bounded console.log and hands the host one function.
+ * The host then runs the source in the same context as a classic script (sloppy unless it says 'use strict'
+ * itself; either way its top-level declarations become globals, as codecs written for other network servers
+ * expect) and calls the function with `ready`, or with `thrown` when the top-level code threw.
+ * That function takes and returns strings only, so no object, reference or prototype ever
  * crosses the boundary in either direction; every value the script produced is serialised here, inside the
  * isolate and under the call's timeout (getters, toJSON and Proxy traps included), and the host checks the
  * string again before it believes anything in it.
  *
  * Envelopes returned to the host (one string each; the JSON parts never contain a raw newline):
+ *   (empty)                                                        (ready) the entry function is declared
  *   R<t><logs JSON>\n<result JSON, empty for null/undefined>      success
  *   E<code>\n<line:column or empty>\n<t><logs JSON>\n<message>     failure (script_error, memory_limit, invalid_output, output_too_large)
  *   P<id>                                                          the script returned a thenable; collect(id) after the call
@@ -22,10 +25,9 @@
  * built here from msg and ctx (`bytes` is msg.payload as the host left it: a plain array of byte numbers;
  * `recvTime` a Date of this context) and whose outcome is mapped to { payload }.
  */
-export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename, contract, maxResultChars, maxLogLines, maxLogBytes, maxMessageChars) {
+export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contract, maxResultChars, maxLogLines, maxLogBytes, maxMessageChars) {
   'use strict';
   const g = globalThis;
-  const indirectEval = g.eval;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const apply = Reflect.apply;
@@ -239,16 +241,27 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     return dropped;
   }
 
-  try {
-    logs = newList();
-    indirectEval(source + '\n//# sourceURL=' + filename);
-  } catch (error) {
-    return thrown(error, logs, logsTruncated);
-  }
+  // The top-level code of the source logs here; ready() or loadFailed() reports these lines with its outcome.
+  logs = newList();
   const signatures = { transform: 'transform(msg, ctx)', decodeUplink: 'decodeUplink(input)', Decode: 'Decode(fPort, bytes, variables)' };
-  const entryFunction = g[contract];
-  if (typeof entryFunction !== 'function') {
-    return failure('script_error', 'the script declares no function ' + (signatures[contract] || contract), '', logs, logsTruncated);
+  let entryFunction;
+
+  // After the source ran: its entry function, read once from the global object.
+  function ready() {
+    try {
+      entryFunction = g[contract];
+    } catch (error) {
+      return thrown(error, logs, logsTruncated);
+    }
+    if (typeof entryFunction !== 'function') {
+      return failure('script_error', 'the script declares no function ' + (signatures[contract] || contract), '', logs, logsTruncated);
+    }
+    return '';
+  }
+
+  // The source's top-level code threw; the host read the error (as strings) and classified it.
+  function loadFailed(code, message, where) {
+    return failure(code === 'memory_limit' ? 'memory_limit' : 'script_error', clip(StringOf(message), maxMessageChars), StringOf(where), logs, logsTruncated);
   }
 
   function isObject(value) {
@@ -358,7 +371,10 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(source, filename
     return 'N' + logPart(outcome === undefined ? newList() : outcome, logsTruncated);
   }
 
-  return function entry(kind, first, second) {
-    return kind === 'call' ? call(first, second) : collect(first);
+  return function entry(kind, first, second, third) {
+    if (kind === 'call') return typeof entryFunction === 'function' ? call(first, second) : failure('script_error', 'the script is not loaded', '', newList(), false);
+    if (kind === 'collect') return collect(first);
+    if (kind === 'ready') return ready();
+    return loadFailed(first, second, third);
   };
 })`;

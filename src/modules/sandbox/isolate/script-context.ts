@@ -7,7 +7,11 @@ import { CONTEXT_BOOTSTRAP } from './context-bootstrap';
 /** The file name scripts see in stack traces; gate issues take their line and column from it. */
 export const SCRIPT_FILENAME = 'block.js';
 
-type Entry = (kind: 'call' | 'collect', first: string, second?: string) => string;
+type Entry = (kind: 'call' | 'collect' | 'ready' | 'thrown', first?: string, second?: string, third?: string) => string;
+
+/** RangeError messages of allocations that failed: the memory limit, not a bug of the script. */
+const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length', 'Invalid array buffer length'];
+const LOCATION = new RegExp(`${SCRIPT_FILENAME.replace(/[.]/g, '\\.')}:(\\d+):(\\d+)`);
 
 /**
  * One block version's context inside its tenant's isolate: the bootstrap's entry function over the evaluated
@@ -20,27 +24,37 @@ export class ScriptContext {
     readonly sha256: string,
   ) {}
 
-  /** A ready context, or the failure of the script's top-level code (the decoded envelope). */
+  /**
+   * A ready context, or the failure of the script's top-level code (the decoded envelope). The source runs as a
+   * classic script after the bootstrap, so that a strict source defines its top-level functions as globals too.
+   */
   static async create(isolate: ivm.Isolate, artifact: ScriptArtifact, timeoutMs: number): Promise<ScriptContext | Envelope> {
     const context = await isolate.createContext();
+    let entry: ivm.Reference<Entry> | undefined;
     try {
       const bootstrap = (await context.eval(CONTEXT_BOOTSTRAP, { reference: true, timeout: timeoutMs })) as ivm.Reference<
         (...args: unknown[]) => unknown
       >;
       const { maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars } = SANDBOX_OUTPUT_LIMITS;
-      const entry = await bootstrap.apply(
+      const made = await bootstrap.apply(
         undefined,
-        [artifact.source, SCRIPT_FILENAME, artifact.scriptContract, maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars],
+        [SCRIPT_FILENAME, artifact.scriptContract, maxResultBytes, maxLogLines, maxLogBytes, maxMessageChars],
         { timeout: timeoutMs, result: { reference: true } },
       );
       bootstrap.release();
-      if (entry.typeof === 'function') return new ScriptContext(context, entry as ivm.Reference<Entry>, artifact.sha256);
-      // Anything but the entry function is a failure envelope (a string: copying it runs no script code).
-      const envelope = entry.typeof === 'string' ? await entry.copy() : undefined;
+      if (made.typeof !== 'function') {
+        made.release();
+        throw new Error('the context bootstrap returned no entry function');
+      }
+      entry = made as ivm.Reference<Entry>;
+      const loaded = await runSource(isolate, context, entry, artifact.source, timeoutMs);
+      // An empty answer: the entry function is there. Anything else is a failure envelope (a string: copying it runs no script code).
+      if (loaded === '') return new ScriptContext(context, entry, artifact.sha256);
       entry.release();
       context.release();
-      return decodeEnvelope(envelope);
+      return decodeEnvelope(loaded);
     } catch (error) {
+      if (entry) releaseQuietly(entry);
       releaseQuietly(context);
       throw error;
     }
@@ -60,6 +74,45 @@ export class ScriptContext {
     releaseQuietly(this.entry);
     releaseQuietly(this.context);
   }
+}
+
+/**
+ * Runs the source's top-level code in `context` and asks the bootstrap for the entry function. A throw of the
+ * top-level code reaches the host only as strings isolated-vm read from it (under the host process's watchdog):
+ * classified here, it is reported by the bootstrap together with the logs written so far. A timeout or a disposed
+ * isolate propagates to the caller, which maps it to its limit.
+ */
+async function runSource(isolate: ivm.Isolate, context: ivm.Context, entry: ivm.Reference<Entry>, source: string, timeoutMs: number): Promise<string> {
+  let script: ivm.Script | undefined;
+  try {
+    script = await isolate.compileScript(source, { filename: SCRIPT_FILENAME });
+    await script.run(context, { timeout: timeoutMs });
+  } catch (error) {
+    if (isolate.isDisposed || /timed out/i.test(messageOf(error))) throw error;
+    const { code, message, where } = classifyThrown(error);
+    return entry.apply(undefined, ['thrown', code, message, where], { timeout: timeoutMs });
+  } finally {
+    if (script) releaseQuietly(script);
+  }
+  return entry.apply(undefined, ['ready'], { timeout: timeoutMs });
+}
+
+function messageOf(error: unknown): string {
+  return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string' ? (error as { message: string }).message : '';
+}
+
+/** What the top-level code threw, as isolated-vm copied it out (an Error of this realm, or a primitive). */
+function classifyThrown(error: unknown): { code: 'script_error' | 'memory_limit'; message: string; where: string } {
+  if (typeof error !== 'object' || error === null) return { code: 'script_error', message: `Uncaught ${String(error)}`, where: '' };
+  const { name, message, stack } = error as { name?: unknown; message?: unknown; stack?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  const memory = name === 'RangeError' && MEMORY_MESSAGES.some((prefix) => text.startsWith(prefix));
+  const location = typeof stack === 'string' ? LOCATION.exec(stack) : null;
+  return {
+    code: memory ? 'memory_limit' : 'script_error',
+    message: typeof name === 'string' && name !== '' ? `${name}: ${text}` : text,
+    where: location ? `${location[1]}:${location[2]}` : '',
+  };
 }
 
 export function releaseQuietly(handle: { release(): void }): void {

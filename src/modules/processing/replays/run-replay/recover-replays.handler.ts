@@ -19,7 +19,8 @@ export class RecoverReplaysHandler implements JobHandlerInstance {
   constructor(private readonly dataSource: DataSource) {}
 
   async handle(): Promise<void> {
-    const rows = await this.dataSource.query<{ replay_id: string }[]>(
+    // For an UPDATE, TypeORM's query() answers [returned rows, affected count].
+    const [rows] = await this.dataSource.query<[{ replay_id: string }[], number]>(
       `UPDATE flow_replays r
           SET status = 'failed', started_at = coalesce(r.started_at, clock_timestamp()), finished_at = clock_timestamp(),
               error = jsonb_build_object('code', 'replay_interrupted',
