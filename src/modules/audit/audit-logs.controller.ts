@@ -5,11 +5,11 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
-import { AuditEventPage, GlobalAuditEventPage } from './domain/audit-event.response.dto';
+import { AuditEventPage, GlobalAuditEventPage } from './dto/audit-event.response.dto';
 import { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
-import { ListAuditLogsParams } from './list-audit-logs/list-audit-logs.request.dto';
+import { ListAuditLogsParams } from './dto/list-audit-logs.request.dto';
 import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs/list-tenant-audit-logs.query';
-import { ListTenantAuditLogsParams } from './list-tenant-audit-logs/list-tenant-audit-logs.request.dto';
+import { ListTenantAuditLogsParams } from './dto/list-tenant-audit-logs.request.dto';
 
 @ApiTags('audit')
 @ApiBearerAuth()

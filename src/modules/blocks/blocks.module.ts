@@ -3,7 +3,7 @@ import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { GetFlowBlockCatalogHandler } from './catalog/flow-block-catalog';
 import { BlockConfigurationService } from './domain/block-configuration.service';
-import { FlowBlockStore } from './domain/flow-block.store';
+import { FlowBlockStore } from './persistence/flow-block.store';
 import { FlowBlockVersionsController } from './flow-block-versions.controller';
 import {
   CompileFlowBlockVersionHandler,

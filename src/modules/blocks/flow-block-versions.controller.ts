@@ -16,7 +16,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { NewestFirstPageResponse } from '../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './domain/flow-block-version.response.dto';
+import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './dto/flow-block-version.response.dto';
 import {
   CompileFlowBlockVersionCommand,
   CreateFlowBlockVersionCommand,
@@ -24,7 +24,7 @@ import {
   ReleaseFlowBlockVersionCommand,
 } from './flow-block-versions/flow-block-version.commands';
 import { GetFlowBlockVersionQuery, ListFlowBlockVersionsQuery } from './flow-block-versions/flow-block-version.queries';
-import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './flow-block-versions/flow-block-version.request.dto';
+import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './dto/flow-block-version.request.dto';
 
 export class FlowBlockVersionPage extends NewestFirstPageResponse(FlowBlockVersionSummary) {}
 

@@ -9,10 +9,10 @@ import { PageResponse } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { FlowBlockCatalog, GetFlowBlockCatalogQuery } from './catalog/flow-block-catalog';
-import { FlowBlockResponse } from './domain/flow-block.response.dto';
+import { FlowBlockResponse } from './dto/flow-block.response.dto';
 import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand, UpdateFlowBlockCommand } from './flow-blocks/flow-block.commands';
 import { GetFlowBlockQuery, ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './flow-blocks/flow-block.queries';
-import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './flow-blocks/flow-block.request.dto';
+import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './dto/flow-block.request.dto';
 
 export class FlowBlockPage extends PageResponse(FlowBlockResponse) {}
 

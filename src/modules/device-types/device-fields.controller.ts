@@ -15,14 +15,14 @@ import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/re
 import { setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateDeviceFieldCommand } from './create-device-field/create-device-field.command';
-import { CreateDeviceFieldRequest } from './create-device-field/create-device-field.request.dto';
+import { CreateDeviceFieldRequest } from './dto/create-device-field.request.dto';
 import { DeprecateDeviceFieldCommand } from './deprecate-device-field/deprecate-device-field.command';
 import { FieldIfMatch, FieldKeyParam } from './device-type-path.params';
-import { DeviceFieldResponse } from './domain/device-field.response.dto';
+import { DeviceFieldResponse } from './dto/device-field.response.dto';
 import { GetDeviceFieldQuery } from './get-device-field/get-device-field.query';
 import { ListDeviceFieldsQuery } from './list-device-fields/list-device-fields.query';
 import { UpdateDeviceFieldCommand } from './update-device-field/update-device-field.command';
-import { UpdateDeviceFieldRequest } from './update-device-field/update-device-field.request.dto';
+import { UpdateDeviceFieldRequest } from './dto/update-device-field.request.dto';
 
 @ApiTags('device-types')
 @ApiBearerAuth()

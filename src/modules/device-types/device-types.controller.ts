@@ -17,15 +17,15 @@ import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status/change-device-type-status.command';
 import { CreateDeviceTypeCommand } from './create-device-type/create-device-type.command';
-import { CreateDeviceTypeRequest } from './create-device-type/create-device-type.request.dto';
-import { DeviceTypeStatus } from './domain/device-type.entity';
-import { DeviceTypeResponse } from './domain/device-type.response.dto';
+import { CreateDeviceTypeRequest } from './dto/create-device-type.request.dto';
+import { DeviceTypeStatus } from './persistence/device-type.entity';
+import { DeviceTypeResponse } from './dto/device-type.response.dto';
 import { GetDeviceTypeQuery } from './get-device-type/get-device-type.query';
-import { DeviceTypePage } from './list-device-types/device-type-page.response.dto';
+import { DeviceTypePage } from './dto/device-type-page.response.dto';
 import { ListDeviceTypesQuery } from './list-device-types/list-device-types.query';
-import { ListDeviceTypesParams } from './list-device-types/list-device-types.request.dto';
+import { ListDeviceTypesParams } from './dto/list-device-types.request.dto';
 import { UpdateDeviceTypeCommand } from './update-device-type/update-device-type.command';
-import { UpdateDeviceTypeRequest } from './update-device-type/update-device-type.request.dto';
+import { UpdateDeviceTypeRequest } from './dto/update-device-type.request.dto';
 
 @ApiTags('device-types')
 @ApiBearerAuth()

@@ -7,12 +7,12 @@ import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/re
 import { AscendingPageParams } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { AssignDeviceCommand } from './assign-device/assign-device.command';
-import { AssignDeviceRequest } from './assign-device/assign-device.request.dto';
-import { DeviceAssignmentResponse } from './domain/device.response.dto';
+import { AssignDeviceRequest } from './dto/assign-device.request.dto';
+import { DeviceAssignmentResponse } from './dto/device.response.dto';
 import { EndDeviceAssignmentCommand } from './end-device-assignment/end-device-assignment.command';
-import { EndDeviceAssignmentRequest } from './end-device-assignment/end-device-assignment.request.dto';
+import { EndDeviceAssignmentRequest } from './dto/end-device-assignment.request.dto';
 import { GetDeviceAssignmentQuery } from './get-device-assignment/get-device-assignment.query';
-import { DeviceAssignmentPage } from './list-device-assignments/device-assignment-page.response.dto';
+import { DeviceAssignmentPage } from './dto/device-assignment-page.response.dto';
 import { ListDeviceAssignmentsQuery } from './list-device-assignments/list-device-assignments.query';
 
 @ApiTags('devices')

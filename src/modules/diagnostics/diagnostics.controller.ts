@@ -4,12 +4,12 @@ import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@ne
 import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { EchoQuery } from './echo/echo.query';
-import { EchoRequest } from './echo/echo.request.dto';
-import { EchoResponse } from './echo/echo.response.dto';
+import { EchoRequest } from './dto/echo.request.dto';
+import { EchoResponse } from './dto/echo.response.dto';
 import { GetReadinessQuery } from './get-readiness/get-readiness.query';
-import { ReadinessResponse } from './get-readiness/readiness.response.dto';
+import { ReadinessResponse } from './dto/readiness.response.dto';
 import { GetVersionQuery } from './get-version/get-version.query';
-import { VersionResponse } from './get-version/version.response.dto';
+import { VersionResponse } from './dto/version.response.dto';
 
 /** Version and echo: any authenticated caller; readiness detail: platform admins only. */
 @ApiTags('diagnostics')

@@ -18,10 +18,10 @@ import { AscendingPageParams } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { CreateFixtureCommand } from './create-fixture/create-fixture.command';
 import { DeleteFixtureCommand } from './delete-fixture/delete-fixture.command';
-import { FixtureRequest } from './domain/fixture.request.dto';
-import { FixtureResponse } from './domain/fixture.response.dto';
+import { FixtureRequest } from './dto/fixture.request.dto';
+import { FixtureResponse } from './dto/fixture.response.dto';
 import { GetFixtureQuery } from './get-fixture/get-fixture.query';
-import { FixturePage } from './list-fixtures/fixture-page.response.dto';
+import { FixturePage } from './dto/fixture-page.response.dto';
 import { ListFixturesQuery } from './list-fixtures/list-fixtures.query';
 import { ReplaceFixtureCommand } from './replace-fixture/replace-fixture.command';
 

@@ -13,12 +13,12 @@ import {
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { ExecutionResultResponse } from './domain/execution-result.response.dto';
+import { ExecutionResultResponse } from './dto/execution-result.response.dto';
 import { PreviewFlowQuery } from './preview-flow/preview-flow.query';
-import { PreviewFlowRequest } from './preview-flow/preview-flow.request.dto';
-import { FixtureRunResponse } from './run-fixtures/fixture-run.response.dto';
+import { PreviewFlowRequest } from './dto/preview-flow.request.dto';
+import { FixtureRunResponse } from './dto/fixture-run.response.dto';
 import { RunFixturesQuery } from './run-fixtures/run-fixtures.query';
-import { RunFixturesRequest } from './run-fixtures/run-fixtures.request.dto';
+import { RunFixturesRequest } from './dto/run-fixtures.request.dto';
 
 const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';

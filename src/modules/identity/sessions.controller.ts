@@ -5,7 +5,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { ListSessionsQuery } from './list-sessions/list-sessions.query';
-import { SessionList } from './list-sessions/session-list.response.dto';
+import { SessionList } from './dto/session-list.response.dto';
 import { RevokeSessionCommand } from './revoke-session/revoke-session.command';
 
 @ApiTags('auth')

@@ -29,7 +29,7 @@ import {
   CreatedIngestionCredentialResponse,
   IngestionCredentialPage,
   IngestionCredentialResponse,
-} from './domain/ingestion-credential.response.dto';
+} from './dto/ingestion-credential.response.dto';
 
 @ApiTags('ingestion')
 @ApiBearerAuth()

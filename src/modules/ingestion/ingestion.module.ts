@@ -8,7 +8,7 @@ import {
   ListTenantIngestionCredentialsHandler,
   RevokeIngestionCredentialHandler,
 } from './credentials/ingestion-credential.handlers';
-import { IngestionCredentialReader } from './credentials/ingestion-credential.reader';
+import { IngestionCredentialReader } from './persistence/ingestion-credential.reader';
 import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
 import { IngestionTokenGuard } from './ingest/ingestion-token.guard';

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nes
 import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { RawMessageDetailResponse, RawMessagePage } from './domain/raw-message.response.dto';
+import { RawMessageDetailResponse, RawMessagePage } from './dto/raw-message.response.dto';
 import { GetRawMessageParams, GetRawMessageQuery, ListRawMessagesParams, ListRawMessagesQuery } from './raw-messages/raw-message.queries';
 
 @ApiTags('ingestion')

@@ -17,14 +17,14 @@ import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeMembershipStatusCommand } from './change-membership-status/change-membership-status.command';
 import { CreateMembershipCommand } from './create-membership/create-membership.command';
-import { CreateMembershipRequest } from './create-membership/create-membership.request.dto';
-import { MembershipResponse } from './domain/membership.response.dto';
+import { CreateMembershipRequest } from './dto/create-membership.request.dto';
+import { MembershipResponse } from './dto/membership.response.dto';
 import { GetMembershipQuery } from './get-membership/get-membership.query';
 import { ListMembershipsQuery } from './list-memberships/list-memberships.query';
-import { ListMembershipsParams } from './list-memberships/list-memberships.request.dto';
-import { MembershipPage } from './list-memberships/membership-page.response.dto';
+import { ListMembershipsParams } from './dto/list-memberships.request.dto';
+import { MembershipPage } from './dto/membership-page.response.dto';
 import { UpdateMembershipCommand } from './update-membership/update-membership.command';
-import { UpdateMembershipRequest } from './update-membership/update-membership.request.dto';
+import { UpdateMembershipRequest } from './dto/update-membership.request.dto';
 
 @ApiTags('memberships')
 @ApiBearerAuth()

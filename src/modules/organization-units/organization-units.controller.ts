@@ -16,16 +16,16 @@ import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status/change-organization-unit-status.command';
 import { CreateOrganizationUnitCommand } from './create-organization-unit/create-organization-unit.command';
-import { CreateOrganizationUnitRequest } from './create-organization-unit/create-organization-unit.request.dto';
-import { OrganizationUnitResponse } from './domain/organization-unit.response.dto';
+import { CreateOrganizationUnitRequest } from './dto/create-organization-unit.request.dto';
+import { OrganizationUnitResponse } from './dto/organization-unit.response.dto';
 import { GetOrganizationUnitQuery } from './get-organization-unit/get-organization-unit.query';
 import { ListOrganizationUnitAncestorsQuery } from './list-organization-unit-ancestors/list-organization-unit-ancestors.query';
-import { OrganizationUnitAncestors } from './list-organization-unit-ancestors/organization-unit-ancestors.response.dto';
+import { OrganizationUnitAncestors } from './dto/organization-unit-ancestors.response.dto';
 import { ListOrganizationUnitsQuery } from './list-organization-units/list-organization-units.query';
-import { ListOrganizationUnitsParams } from './list-organization-units/list-organization-units.request.dto';
-import { OrganizationUnitPage } from './list-organization-units/organization-unit-page.response.dto';
+import { ListOrganizationUnitsParams } from './dto/list-organization-units.request.dto';
+import { OrganizationUnitPage } from './dto/organization-unit-page.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit/update-organization-unit.command';
-import { UpdateOrganizationUnitRequest } from './update-organization-unit/update-organization-unit.request.dto';
+import { UpdateOrganizationUnitRequest } from './dto/update-organization-unit.request.dto';
 
 @ApiTags('organization-units')
 @ApiBearerAuth()

@@ -3,21 +3,21 @@ import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { FlowsModule } from '../flows/flows.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { TelemetryModule } from '../telemetry/telemetry.module';
-import { FlowExecutionsController } from './executions/flow-executions.controller';
-import { GetFlowExecutionHandler } from './executions/get-flow-execution/get-flow-execution.handler';
-import { ListFlowExecutionsHandler } from './executions/list-flow-executions/list-flow-executions.handler';
+import { FlowExecutionsController } from './flow-executions.controller';
+import { GetFlowExecutionHandler } from './get-flow-execution/get-flow-execution.handler';
+import { ListFlowExecutionsHandler } from './list-flow-executions/list-flow-executions.handler';
 import { IngestionBacklogMetrics } from './pipeline/ingestion-backlog-metrics';
 import { IngestionProcessor } from './pipeline/ingestion-processor';
 import { FlowMessageRunner } from './run/flow-message-runner';
 import { processingMetricProviders } from './run/processing-metrics';
-import { CancelReplayHandler } from './replays/cancel-replay/cancel-replay.handler';
-import { CreateReplayHandler } from './replays/create-replay/create-replay.handler';
-import { ReplayRepository } from './replays/domain/replay.repository';
-import { FlowReplaysController } from './replays/flow-replays.controller';
-import { GetReplayHandler } from './replays/get-replay/get-replay.handler';
-import { ListReplaysHandler } from './replays/list-replays/list-replays.handler';
-import { RecoverReplaysHandler } from './replays/run-replay/recover-replays.handler';
-import { RunReplayHandler } from './replays/run-replay/run-replay.handler';
+import { CancelReplayHandler } from './cancel-replay/cancel-replay.handler';
+import { CreateReplayHandler } from './create-replay/create-replay.handler';
+import { ReplayRepository } from './persistence/replay.repository';
+import { FlowReplaysController } from './flow-replays.controller';
+import { GetReplayHandler } from './get-replay/get-replay.handler';
+import { ListReplaysHandler } from './list-replays/list-replays.handler';
+import { RecoverReplaysHandler } from './run-replay/recover-replays.handler';
+import { RunReplayHandler } from './run-replay/run-replay.handler';
 
 /**
  * Processing of stored uplinks: the live pipeline (IngestionProcessor) and the shared core that runs a stored

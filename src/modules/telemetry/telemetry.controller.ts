@@ -4,11 +4,11 @@ import { ApiBearerAuth, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiT
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { CurrentValuesResponse } from './get-current-values/current-values.response.dto';
+import { CurrentValuesResponse } from './dto/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values/get-current-values.query';
 import { ListMeasurementsQuery } from './list-measurements/list-measurements.query';
-import { ListMeasurementsParams } from './list-measurements/list-measurements.request.dto';
-import { MeasurementBucket, MeasurementPage, MeasurementPoint } from './list-measurements/measurement-page.response.dto';
+import { ListMeasurementsParams } from './dto/list-measurements.request.dto';
+import { MeasurementBucket, MeasurementPage, MeasurementPoint } from './dto/measurement-page.response.dto';
 
 @ApiTags('telemetry')
 @ApiBearerAuth()

@@ -7,15 +7,15 @@ import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/re
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { ChangeTenantStatusCommand } from './change-tenant-status/change-tenant-status.command';
 import { CreateTenantCommand } from './create-tenant/create-tenant.command';
-import { CreateTenantRequest } from './create-tenant/create-tenant.request.dto';
+import { CreateTenantRequest } from './dto/create-tenant.request.dto';
 import { GetTenantQuery } from './get-tenant/get-tenant.query';
 import { ListTenantsQuery } from './list-tenants/list-tenants.query';
-import { ListTenantsParams } from './list-tenants/list-tenants.request.dto';
-import { TenantPage } from './list-tenants/tenant-page.response.dto';
+import { ListTenantsParams } from './dto/list-tenants.request.dto';
+import { TenantPage } from './dto/tenant-page.response.dto';
 import { TenantNumberParam } from './tenant-number.param';
-import { TenantResponse } from './tenant.response.dto';
+import { TenantResponse } from './dto/tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant/update-tenant.command';
-import { UpdateTenantRequest } from './update-tenant/update-tenant.request.dto';
+import { UpdateTenantRequest } from './dto/update-tenant.request.dto';
 
 @ApiTags('tenants')
 @ApiBearerAuth()

@@ -5,23 +5,23 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { UserResponse } from '../identity/domain/user.response.dto';
+import { UserResponse } from '../identity/dto/user.response.dto';
 import { CreateUserCommand } from './create-user/create-user.command';
-import { CreateUserRequest } from './create-user/create-user.request.dto';
+import { CreateUserRequest } from './dto/create-user.request.dto';
 import { PLATFORM_ADMIN_ROLE_PATH } from './domain/platform-role';
 import { GetUserQuery } from './get-user/get-user.query';
 import { GrantPlatformAdminCommand } from './grant-platform-admin/grant-platform-admin.command';
 import { ListUserMembershipsQuery } from './list-user-memberships/list-user-memberships.query';
-import { ListUserMembershipsParams } from './list-user-memberships/list-user-memberships.request.dto';
-import { UserMembershipPage } from './list-user-memberships/user-membership.response.dto';
+import { ListUserMembershipsParams } from './dto/list-user-memberships.request.dto';
+import { UserMembershipPage } from './dto/user-membership.response.dto';
 import { ListUsersQuery } from './list-users/list-users.query';
-import { ListUsersParams } from './list-users/list-users.request.dto';
-import { UserPage } from './list-users/user-page.response.dto';
+import { ListUsersParams } from './dto/list-users.request.dto';
+import { UserPage } from './dto/user-page.response.dto';
 import { RevokePlatformAdminCommand } from './revoke-platform-admin/revoke-platform-admin.command';
 import { SetTemporaryPasswordCommand } from './set-temporary-password/set-temporary-password.command';
-import { SetTemporaryPasswordRequest } from './set-temporary-password/set-temporary-password.request.dto';
+import { SetTemporaryPasswordRequest } from './dto/set-temporary-password.request.dto';
 import { UpdateUserCommand } from './update-user/update-user.command';
-import { UpdateUserRequest } from './update-user/update-user.request.dto';
+import { UpdateUserRequest } from './dto/update-user.request.dto';
 
 @ApiTags('users')
 @ApiBearerAuth()

@@ -5,7 +5,7 @@ import { AccessService } from '../../../shared/access/access.service';
 import type { Caller } from '../../../shared/access/require-permission';
 import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox/domain/sandbox-contract';
 import { BUILT_IN_BLOCKS } from '../domain/built-in-blocks';
-import { FLOW_BLOCK_SCOPES, FlowBlockScope } from '../domain/flow-block.entity';
+import { FLOW_BLOCK_SCOPES, FlowBlockScope } from '../persistence/flow-block.entity';
 
 /** Custom block versions have one output port. */
 const CUSTOM_BLOCK_PORTS = ['out'];

@@ -10,9 +10,9 @@ import { VERSION_MOVES } from '../../../shared/versioning/version-store';
 import type { GateIssue, JsonObject, SampleInput, ScriptContract } from '../../sandbox/domain/sandbox-contract';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import { BlockConfigurationService } from '../domain/block-configuration.service';
-import { BlockArtifact, BlockGateReport, FlowBlockVersionResponse } from '../domain/flow-block-version.response.dto';
-import { FlowBlockStore, ResolvedBlock } from '../domain/flow-block.store';
-import type { CreateFlowBlockVersionRequest } from './flow-block-version.request.dto';
+import { BlockArtifact, BlockGateReport, FlowBlockVersionResponse } from '../dto/flow-block-version.response.dto';
+import { FlowBlockStore, ResolvedBlock } from '../persistence/flow-block.store';
+import type { CreateFlowBlockVersionRequest } from '../dto/flow-block-version.request.dto';
 
 /** At most this many issues travel in a FLOW_FAILURE body and a gate report. */
 const MAX_ISSUES = 100;

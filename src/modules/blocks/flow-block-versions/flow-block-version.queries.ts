@@ -2,9 +2,9 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import type { Caller } from '../../../shared/access/require-permission';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
-import { FlowBlockVersionResponse, FlowBlockVersionSummary } from '../domain/flow-block-version.response.dto';
-import { FlowBlockStore } from '../domain/flow-block.store';
-import type { ListFlowBlockVersionsParams } from './flow-block-version.request.dto';
+import { FlowBlockVersionResponse, FlowBlockVersionSummary } from '../dto/flow-block-version.response.dto';
+import { FlowBlockStore } from '../persistence/flow-block.store';
+import type { ListFlowBlockVersionsParams } from '../dto/flow-block-version.request.dto';
 
 export class ListFlowBlockVersionsQuery extends Query<NewestFirstPage<FlowBlockVersionSummary>> {
   constructor(

@@ -4,9 +4,9 @@ import type { Caller } from '../../../shared/access/require-permission';
 import type { Principal } from '../../../shared/auth/principal';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { TransactionScope, UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowBlockResponse } from '../domain/flow-block.response.dto';
-import { FLOW_BLOCK_CONSTRAINTS, FlowBlockStore, MAX_TENANT_BLOCKS } from '../domain/flow-block.store';
-import type { CreateFlowBlockRequest, UpdateFlowBlockRequest } from './flow-block.request.dto';
+import { FlowBlockResponse } from '../dto/flow-block.response.dto';
+import { FLOW_BLOCK_CONSTRAINTS, FlowBlockStore, MAX_TENANT_BLOCKS } from '../persistence/flow-block.store';
+import type { CreateFlowBlockRequest, UpdateFlowBlockRequest } from '../dto/flow-block.request.dto';
 
 /** A global block (the route is for platform administrators only). */
 export class CreateGlobalFlowBlockCommand extends Command<FlowBlockResponse> {

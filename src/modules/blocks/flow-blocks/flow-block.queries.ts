@@ -7,10 +7,10 @@ import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
-import { FlowBlockEntity } from '../domain/flow-block.entity';
-import { FlowBlockResponse } from '../domain/flow-block.response.dto';
-import { FlowBlockStore } from '../domain/flow-block.store';
-import type { ListFlowBlocksParams } from './flow-block.request.dto';
+import { FlowBlockEntity } from '../persistence/flow-block.entity';
+import { FlowBlockResponse } from '../dto/flow-block.response.dto';
+import { FlowBlockStore } from '../persistence/flow-block.store';
+import type { ListFlowBlocksParams } from '../dto/flow-block.request.dto';
 
 export class ListGlobalFlowBlocksQuery extends Query<Page<FlowBlockResponse>> {
   constructor(

@@ -3,7 +3,7 @@ import { DatabaseHealthIndicator } from '../../../health/database.health';
 import { ReportedChecks } from '../../../health/reported-checks';
 import { ScriptSandbox } from '../../sandbox/script-sandbox';
 import { GetReadinessQuery } from './get-readiness.query';
-import { ComponentCheck, ReadinessResponse } from './readiness.response.dto';
+import { ComponentCheck, ReadinessResponse } from '../dto/readiness.response.dto';
 
 /** The first check may start the sandbox host process, which takes longer than a query. */
 export const SANDBOX_CHECK_TIMEOUT_MS = 5000;

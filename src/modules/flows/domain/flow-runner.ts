@@ -5,9 +5,9 @@ import type { VersionRecord } from '../../../shared/versioning/version-store';
 import { FlowEngine } from '../engine/flow-engine';
 import type { ExecutionResult, FieldContractEntry, FlowInput, FlowVersionForPlan, JsonObject, ResolvedBlockVersion } from '../engine/engine-types';
 import { FlowPlanError, type ExecutionPlan } from '../engine/execution-plan';
-import type { FlowEntity } from './flow.entity';
+import type { FlowEntity } from '../persistence/flow.entity';
 import { compileFailure, FlowValidator } from './flow-validator';
-import { FlowVersionStore } from './flow-version-store';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup } from './graph/block-version-lookup';
 import type { FlowGraph, ParameterDeclaration } from './graph/flow-graph';
 

@@ -2,12 +2,12 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource, In } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FlowInput } from '../engine/engine-types';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
 import { FlowRunner } from '../domain/flow-runner';
 import { FlowEngine } from '../engine/flow-engine';
 import type { JsonValue } from '../engine/engine-types';
-import type { FixtureRunResponse, FixtureRunResultResponse } from './fixture-run.response.dto';
+import type { FixtureRunResponse, FixtureRunResultResponse } from '../dto/fixture-run.response.dto';
 import { RunFixturesQuery } from './run-fixtures.query';
 
 /**

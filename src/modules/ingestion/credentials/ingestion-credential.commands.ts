@@ -5,8 +5,8 @@ import type { Caller } from '../../../shared/access/require-permission';
 import type { Principal } from '../../../shared/auth/principal';
 import { AscendingPageParams, Page } from '../../../shared/pagination/page';
 import { EntityName } from '../../../shared/validation/fields';
-import { CREDENTIAL_SCOPES, CREDENTIAL_STATUSES, CredentialScope, CredentialStatus } from '../domain/ingestion-credential.entity';
-import type { CreatedIngestionCredentialResponse, IngestionCredentialResponse } from '../domain/ingestion-credential.response.dto';
+import { CREDENTIAL_SCOPES, CREDENTIAL_STATUSES, CredentialScope, CredentialStatus } from '../persistence/ingestion-credential.entity';
+import type { CreatedIngestionCredentialResponse, IngestionCredentialResponse } from '../dto/ingestion-credential.response.dto';
 
 export class CreateIngestionCredentialRequest {
   @EntityName()

@@ -6,8 +6,8 @@ import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
 import { runTenantList } from '../../../shared/pagination/tenant-list';
-import { IngestionCredentialEntity } from '../domain/ingestion-credential.entity';
-import { CreatedIngestionCredentialResponse, IngestionCredentialResponse } from '../domain/ingestion-credential.response.dto';
+import { IngestionCredentialEntity } from '../persistence/ingestion-credential.entity';
+import { CreatedIngestionCredentialResponse, IngestionCredentialResponse } from '../dto/ingestion-credential.response.dto';
 import { issueToken } from '../domain/ingestion-token';
 import {
   CreateIngestionCredentialCommand,
@@ -16,7 +16,7 @@ import {
   ListTenantIngestionCredentialsQuery,
   RevokeIngestionCredentialCommand,
 } from './ingestion-credential.commands';
-import { IngestionCredentialReader } from './ingestion-credential.reader';
+import { IngestionCredentialReader } from '../persistence/ingestion-credential.reader';
 
 /** A tenant holds at most this many active credentials (enough to rotate every network server). */
 export const MAX_ACTIVE_TENANT_CREDENTIALS = 10;

@@ -4,8 +4,8 @@ import { ResourceNotFoundError, ValidationFailedError } from '../../../shared/er
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { NewestFirstPaginator, WindowedPageRequest } from '../../../shared/pagination/newest-first-paginator';
-import { RawIngestionMessageEntity } from '../domain/raw-ingestion-message.entity';
-import { bodyOf, RawMessageDetailResponse, RawMessageResponse } from '../domain/raw-message.response.dto';
+import { RawIngestionMessageEntity } from '../persistence/raw-ingestion-message.entity';
+import { bodyOf, RawMessageDetailResponse, RawMessageResponse } from '../dto/raw-message.response.dto';
 import { GetRawMessageQuery, ListRawMessagesQuery } from './raw-message.queries';
 
 const FILTER_COLUMNS = {

@@ -4,8 +4,8 @@ import { IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { TimeWindowPageParams } from '../../../shared/pagination/newest-first-page';
 import { DateTimeFormat } from '../../../shared/validation/time-window';
-import { INGEST_SOURCES, IngestSource, PROCESSING_STATUSES, ProcessingStatus } from '../domain/raw-ingestion-message.entity';
-import type { RawMessageDetailResponse, RawMessageResponse } from '../domain/raw-message.response.dto';
+import { INGEST_SOURCES, IngestSource, PROCESSING_STATUSES, ProcessingStatus } from '../persistence/raw-ingestion-message.entity';
+import type { RawMessageDetailResponse, RawMessageResponse } from '../dto/raw-message.response.dto';
 
 export class ListRawMessagesParams extends TimeWindowPageParams {
   @ApiPropertyOptional({ format: 'uuid', description: 'Unknown → 400 reference_not_found.' })

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceReader, resolveDeviceSql } from '../../devices/domain/device.reader';
-import { CurrentValueEntry, CurrentValuesResponse } from './current-values.response.dto';
+import { DeviceReader, resolveDeviceSql } from '../../devices/persistence/device.reader';
+import { CurrentValueEntry, CurrentValuesResponse } from '../dto/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values.query';
 
 /** A timestamp as `Date#toISOString` writes it (UTC, milliseconds: the column's precision). */

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
+import { UserEntity } from '../../identity/persistence/user.entity';
+import { UserResponse } from '../../identity/dto/user.response.dto';
 import { ListUsersQuery } from './list-users.query';
 import { searchTerm } from '../../../shared/pagination/tenant-list';
 
