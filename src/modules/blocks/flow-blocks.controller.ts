@@ -8,10 +8,13 @@ import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/aut
 import { PageResponse } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
-import { FlowBlockCatalog, GetFlowBlockCatalogQuery } from './catalog/flow-block-catalog';
+import { FlowBlockCatalog } from './dto/flow-block-catalog.response.dto';
+import { GetFlowBlockCatalogQuery } from './get-flow-block-catalog/get-flow-block-catalog.query';
 import { FlowBlockResponse } from './dto/flow-block.response.dto';
-import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand, UpdateFlowBlockCommand } from './flow-blocks/flow-block.commands';
-import { GetFlowBlockQuery, ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './flow-blocks/flow-block.queries';
+import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand } from './create-flow-block/create-flow-block.command';
+import { UpdateFlowBlockCommand } from './update-flow-block/update-flow-block.command';
+import { GetFlowBlockQuery } from './get-flow-block/get-flow-block.query';
+import { ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './list-flow-blocks/list-flow-blocks.query';
 import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './dto/flow-block.request.dto';
 
 export class FlowBlockPage extends PageResponse(FlowBlockResponse) {}

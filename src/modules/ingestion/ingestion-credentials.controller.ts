@@ -15,16 +15,11 @@ import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/re
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { TenantNumberParam } from '../tenants/tenant-number.param';
-import {
-  CreateIngestionCredentialCommand,
-  CreateIngestionCredentialRequest,
-  GetIngestionCredentialQuery,
-  ListIngestionCredentialsParams,
-  ListIngestionCredentialsQuery,
-  ListTenantIngestionCredentialsParams,
-  ListTenantIngestionCredentialsQuery,
-  RevokeIngestionCredentialCommand,
-} from './credentials/ingestion-credential.commands';
+import { CreateIngestionCredentialCommand } from './create-ingestion-credential/create-ingestion-credential.command';
+import { CreateIngestionCredentialRequest, ListIngestionCredentialsParams, ListTenantIngestionCredentialsParams } from './dto/ingestion-credential.request.dto';
+import { GetIngestionCredentialQuery } from './get-ingestion-credential/get-ingestion-credential.query';
+import { ListIngestionCredentialsQuery, ListTenantIngestionCredentialsQuery } from './list-ingestion-credentials/list-ingestion-credentials.query';
+import { RevokeIngestionCredentialCommand } from './revoke-ingestion-credential/revoke-ingestion-credential.command';
 import {
   CreatedIngestionCredentialResponse,
   IngestionCredentialPage,

@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import {
-  CreateIngestionCredentialHandler,
-  GetIngestionCredentialHandler,
-  ListIngestionCredentialsHandler,
-  ListTenantIngestionCredentialsHandler,
-  RevokeIngestionCredentialHandler,
-} from './credentials/ingestion-credential.handlers';
+import { CreateIngestionCredentialHandler } from './create-ingestion-credential/create-ingestion-credential.handler';
+import { GetIngestionCredentialHandler } from './get-ingestion-credential/get-ingestion-credential.handler';
+import { ListIngestionCredentialsHandler, ListTenantIngestionCredentialsHandler } from './list-ingestion-credentials/list-ingestion-credentials.handler';
+import { RevokeIngestionCredentialHandler } from './revoke-ingestion-credential/revoke-ingestion-credential.handler';
 import { IngestionCredentialReader } from './persistence/ingestion-credential.reader';
 import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
@@ -19,7 +16,8 @@ import { MqttSubscriber } from './mqtt/mqtt-subscriber';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
 import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
-import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
+import { GetRawMessageHandler } from './get-raw-message/get-raw-message.handler';
+import { ListRawMessagesHandler } from './list-raw-messages/list-raw-messages.handler';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw

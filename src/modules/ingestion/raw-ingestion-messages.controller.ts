@@ -5,7 +5,9 @@ import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { RawMessageDetailResponse, RawMessagePage } from './dto/raw-message.response.dto';
-import { GetRawMessageParams, GetRawMessageQuery, ListRawMessagesParams, ListRawMessagesQuery } from './raw-messages/raw-message.queries';
+import { GetRawMessageParams, ListRawMessagesParams } from './dto/raw-message.request.dto';
+import { GetRawMessageQuery } from './get-raw-message/get-raw-message.query';
+import { ListRawMessagesQuery } from './list-raw-messages/list-raw-messages.query';
 
 @ApiTags('ingestion')
 @ApiBearerAuth()

@@ -1,42 +1,11 @@
-import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
-import type { Caller } from '../../../shared/access/require-permission';
-import type { Principal } from '../../../shared/auth/principal';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { TransactionScope, UnitOfWork } from '../../../shared/events/unit-of-work';
 import { FlowBlockResponse } from '../dto/flow-block.response.dto';
 import { FLOW_BLOCK_CONSTRAINTS, FlowBlockStore, MAX_TENANT_BLOCKS } from '../persistence/flow-block.store';
-import type { CreateFlowBlockRequest, UpdateFlowBlockRequest } from '../dto/flow-block.request.dto';
-
-/** A global block (the route is for platform administrators only). */
-export class CreateGlobalFlowBlockCommand extends Command<FlowBlockResponse> {
-  constructor(
-    readonly principal: Principal,
-    readonly input: CreateFlowBlockRequest,
-  ) {
-    super();
-  }
-}
-
-export class CreateTenantFlowBlockCommand extends Command<FlowBlockResponse> {
-  constructor(
-    readonly caller: Caller,
-    readonly tenantNumber: number,
-    readonly input: CreateFlowBlockRequest,
-  ) {
-    super();
-  }
-}
-
-export class UpdateFlowBlockCommand extends Command<FlowBlockResponse> {
-  constructor(
-    readonly caller: Caller,
-    readonly flowBlockId: string,
-    readonly changes: UpdateFlowBlockRequest,
-  ) {
-    super();
-  }
-}
+import type { CreateFlowBlockRequest } from '../dto/flow-block.request.dto';
+import { CreateGlobalFlowBlockCommand, CreateTenantFlowBlockCommand } from './create-flow-block.command';
 
 /**
  * Inserts a block in its scope: the key is unique per scope (409 `duplicate_key`), and a tenant holds at most
@@ -96,42 +65,5 @@ export class CreateTenantFlowBlockHandler implements ICommandHandler<CreateTenan
     const access = await this.accessService.tenantByNumber(caller.principal, tenantNumber);
     access.require(caller.permission);
     return insertBlock(this.unitOfWork, this.store, access.tenant.tenantId, input);
-  }
-}
-
-/** `name` and `description` of a block; global blocks only by platform administrators. */
-@CommandHandler(UpdateFlowBlockCommand)
-export class UpdateFlowBlockHandler implements ICommandHandler<UpdateFlowBlockCommand, FlowBlockResponse> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly store: FlowBlockStore,
-  ) {}
-
-  async execute({ caller, flowBlockId, changes }: UpdateFlowBlockCommand): Promise<FlowBlockResponse> {
-    const resolved = await this.store.resolve(caller.principal, flowBlockId);
-    this.store.authorize(caller.principal, resolved, caller.permission);
-    return this.unitOfWork.run(async (tx) => {
-      const [before] = await tx.manager.query<{ name: string; description: string }[]>(
-        `SELECT name, description FROM flow_blocks WHERE flow_block_id = $1 FOR UPDATE`,
-        [flowBlockId],
-      );
-      const name = changes.name ?? before.name;
-      const description = changes.description ?? before.description;
-      await tx.manager.query(`UPDATE flow_blocks SET name = $2, description = $3, updated_at = clock_timestamp() WHERE flow_block_id = $1`, [
-        flowBlockId,
-        name,
-        description,
-      ]);
-      const changed = Object.keys(changes).filter((key) => (changes as Record<string, unknown>)[key] !== undefined);
-      await tx.audit({
-        eventType: 'flow_block.updated',
-        action: 'update',
-        entityType: 'flow_block',
-        entityId: flowBlockId,
-        tenantId: resolved.block.tenantId,
-        metadata: { changedFields: changed, ...(changes.name !== undefined ? { name: { before: before.name, after: name } } : {}) },
-      });
-      return this.store.response(tx.manager, flowBlockId);
-    });
   }
 }

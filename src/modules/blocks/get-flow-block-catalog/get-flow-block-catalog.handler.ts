@@ -1,80 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../../../shared/access/access.service';
-import type { Caller } from '../../../shared/access/require-permission';
-import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox/domain/sandbox-contract';
+import { ScriptContract } from '../../sandbox/domain/sandbox-contract';
 import { BUILT_IN_BLOCKS } from '../domain/built-in-blocks';
-import { FLOW_BLOCK_SCOPES, FlowBlockScope } from '../persistence/flow-block.entity';
+import { FlowBlockScope } from '../persistence/flow-block.entity';
+import { CatalogBlockVersion, CatalogItem, FlowBlockCatalog } from '../dto/flow-block-catalog.response.dto';
+import { GetFlowBlockCatalogQuery } from './get-flow-block-catalog.query';
 
 /** Custom block versions have one output port. */
 const CUSTOM_BLOCK_PORTS = ['out'];
-
-export class CatalogBlockVersion {
-  @ApiProperty({ format: 'uuid', description: 'Use it as `{"type": "custom", "flowBlockVersionId": ...}` in a graph node.' })
-  flowBlockVersionId!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1 })
-  versionNumber!: number;
-
-  @ApiProperty({ enum: SCRIPT_CONTRACTS })
-  scriptContract!: ScriptContract;
-
-  @ApiProperty({ type: [String], example: ['out'] })
-  ports!: string[];
-
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
-  configurationSchema!: Record<string, unknown> | null;
-
-  @ApiProperty({ format: 'date-time' })
-  releasedAt!: string;
-}
-
-export class CatalogItem {
-  @ApiProperty({ enum: ['builtin', 'custom'], description: 'The `block.type` a graph node uses for it.' })
-  type!: 'builtin' | 'custom';
-
-  @ApiProperty()
-  key!: string;
-
-  @ApiProperty()
-  name!: string;
-
-  @ApiProperty()
-  description!: string;
-
-  @ApiPropertyOptional({ type: 'integer', description: 'Built-ins: the version to name in a graph node.' })
-  version?: number;
-
-  @ApiPropertyOptional({ type: [String], description: 'Built-ins: output ports (empty: the block ends a path).' })
-  ports?: string[];
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Built-ins: JSON Schema (draft 2020-12) of the configuration.' })
-  configurationSchema?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ format: 'uuid', description: 'Custom blocks.' })
-  flowBlockId?: string;
-
-  @ApiPropertyOptional({ enum: FLOW_BLOCK_SCOPES, description: 'Custom blocks.' })
-  scope?: FlowBlockScope;
-
-  @ApiPropertyOptional({ type: [CatalogBlockVersion], description: 'Custom blocks: the released versions, newest first.' })
-  versions?: CatalogBlockVersion[];
-}
-
-export class FlowBlockCatalog {
-  @ApiProperty({ type: [CatalogItem] })
-  items!: CatalogItem[];
-}
-
-export class GetFlowBlockCatalogQuery extends Query<FlowBlockCatalog> {
-  constructor(
-    readonly caller: Caller,
-    readonly tenantNumber: number,
-  ) {
-    super();
-  }
-}
 
 interface CatalogRow {
   flow_block_id: string;

@@ -1,8 +1,6 @@
-import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { AccessService } from '../../../shared/access/access.service';
-import type { Caller } from '../../../shared/access/require-permission';
-import type { Principal } from '../../../shared/auth/principal';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
@@ -10,35 +8,7 @@ import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-lis
 import { FlowBlockEntity } from '../persistence/flow-block.entity';
 import { FlowBlockResponse } from '../dto/flow-block.response.dto';
 import { FlowBlockStore } from '../persistence/flow-block.store';
-import type { ListFlowBlocksParams } from '../dto/flow-block.request.dto';
-
-export class ListGlobalFlowBlocksQuery extends Query<Page<FlowBlockResponse>> {
-  constructor(
-    readonly principal: Principal,
-    readonly params: ListFlowBlocksParams,
-  ) {
-    super();
-  }
-}
-
-export class ListTenantFlowBlocksQuery extends Query<Page<FlowBlockResponse>> {
-  constructor(
-    readonly caller: Caller,
-    readonly tenantNumber: number,
-    readonly params: ListFlowBlocksParams,
-  ) {
-    super();
-  }
-}
-
-export class GetFlowBlockQuery extends Query<FlowBlockResponse> {
-  constructor(
-    readonly caller: Caller,
-    readonly flowBlockId: string,
-  ) {
-    super();
-  }
-}
+import { ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './list-flow-blocks.query';
 
 /** Ascending by (createdAt, flowBlockId), `q` on key or name, exact totalCount; never sources or artifacts. */
 async function pageOf(
@@ -98,19 +68,5 @@ export class ListTenantFlowBlocksHandler implements IQueryHandler<ListTenantFlow
         return pageOf(this.dataSource, this.paginator, this.store, query, q, pageRequest);
       },
     });
-  }
-}
-
-@QueryHandler(GetFlowBlockQuery)
-export class GetFlowBlockHandler implements IQueryHandler<GetFlowBlockQuery, FlowBlockResponse> {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly store: FlowBlockStore,
-  ) {}
-
-  async execute({ caller, flowBlockId }: GetFlowBlockQuery): Promise<FlowBlockResponse> {
-    const resolved = await this.store.resolve(caller.principal, flowBlockId);
-    this.store.authorize(caller.principal, resolved, caller.permission);
-    return this.store.response(this.dataSource.manager, flowBlockId);
   }
 }

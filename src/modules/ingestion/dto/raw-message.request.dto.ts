@@ -1,11 +1,8 @@
-import { Query } from '@nestjs/cqrs';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
-import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { TimeWindowPageParams } from '../../../shared/pagination/newest-first-page';
 import { DateTimeFormat } from '../../../shared/validation/time-window';
 import { INGEST_SOURCES, IngestSource, PROCESSING_STATUSES, ProcessingStatus } from '../persistence/raw-ingestion-message.entity';
-import type { RawMessageDetailResponse, RawMessageResponse } from '../dto/raw-message.response.dto';
 
 export class ListRawMessagesParams extends TimeWindowPageParams {
   @ApiPropertyOptional({ format: 'uuid', description: 'Unknown → 400 reference_not_found.' })
@@ -48,22 +45,4 @@ export class GetRawMessageParams {
   @IsString()
   @DateTimeFormat()
   receivedAt?: string;
-}
-
-export class ListRawMessagesQuery extends Query<NewestFirstPage<RawMessageResponse>> {
-  constructor(
-    readonly actorId: string,
-    readonly params: ListRawMessagesParams,
-  ) {
-    super();
-  }
-}
-
-export class GetRawMessageQuery extends Query<RawMessageDetailResponse> {
-  constructor(
-    readonly id: string,
-    readonly params: GetRawMessageParams,
-  ) {
-    super();
-  }
 }
