@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nes
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { AuditEventPage, GlobalAuditEventPage } from './dto/audit-event.response.dto';
 import { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
 import { ListAuditLogsParams } from './dto/list-audit-logs.request.dto';

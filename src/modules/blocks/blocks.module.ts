@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxModule } from '../sandbox';
 import { GetFlowBlockCatalogHandler } from './get-flow-block-catalog/get-flow-block-catalog.handler';
 import { BlockConfigurationService } from './domain/block-configuration.service';
 import { FlowBlockStore } from './persistence/flow-block.store';

@@ -7,7 +7,7 @@ import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/re
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { PageResponse } from '../../shared/pagination/page';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { FlowBlockCatalog } from './dto/flow-block-catalog.response.dto';
 import { GetFlowBlockCatalogQuery } from './get-flow-block-catalog/get-flow-block-catalog.query';
 import { FlowBlockResponse } from './dto/flow-block.response.dto';

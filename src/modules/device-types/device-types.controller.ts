@@ -14,7 +14,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status/change-device-type-status.command';
 import { CreateDeviceTypeCommand } from './create-device-type/create-device-type.command';
 import { CreateDeviceTypeRequest } from './dto/create-device-type.request.dto';

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { ChangeDeviceStatusCommand } from './change-device-status/change-device-status.command';
 import { CreateDeviceCommand } from './create-device/create-device.command';
 import { CreateDeviceRequest } from './dto/create-device.request.dto';

@@ -6,7 +6,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { IfMatch, setEtag } from '../../shared/concurrency/if-match';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { ActivateFlowCommand } from './activate-flow/activate-flow.command';
 import { ActivateFlowRequest } from './dto/activate-flow.request.dto';
 import { CreateFlowCommand } from './create-flow/create-flow.command';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { DeviceTypesModule } from '../device-types/device-types.module';
+import { DeviceTypesModule } from '../device-types';
 import { ActivateFlowHandler } from './activate-flow/activate-flow.handler';
 import { CreateFixtureHandler } from './create-fixture/create-fixture.handler';
 import { DeleteFixtureHandler } from './delete-fixture/delete-fixture.handler';

@@ -14,7 +14,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { CreateIngestionCredentialCommand } from './create-ingestion-credential/create-ingestion-credential.command';
 import { CreateIngestionCredentialRequest, ListIngestionCredentialsParams, ListTenantIngestionCredentialsParams } from './dto/ingestion-credential.request.dto';
 import { GetIngestionCredentialQuery } from './get-ingestion-credential/get-ingestion-credential.query';

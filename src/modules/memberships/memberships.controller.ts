@@ -14,7 +14,7 @@ import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { ChangeMembershipStatusCommand } from './change-membership-status/change-membership-status.command';
 import { CreateMembershipCommand } from './create-membership/create-membership.command';
 import { CreateMembershipRequest } from './dto/create-membership.request.dto';

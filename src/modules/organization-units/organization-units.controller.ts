@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { Caller, CurrentCaller, RequirePermission } from '../../shared/access/require-permission';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status/change-organization-unit-status.command';
 import { CreateOrganizationUnitCommand } from './create-organization-unit/create-organization-unit.command';
 import { CreateOrganizationUnitRequest } from './dto/create-organization-unit.request.dto';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { FlowsModule } from '../flows/flows.module';
-import { IngestionModule } from '../ingestion/ingestion.module';
-import { TelemetryModule } from '../telemetry/telemetry.module';
+import { FlowsModule } from '../flows';
+import { IngestionModule } from '../ingestion';
+import { TelemetryModule } from '../telemetry';
 import { FlowExecutionsController } from './flow-executions.controller';
 import { GetFlowExecutionHandler } from './get-flow-execution/get-flow-execution.handler';
 import { ListFlowExecutionsHandler } from './list-flow-executions/list-flow-executions.handler';

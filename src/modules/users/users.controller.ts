@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { OperationId } from '../../openapi/operation-id';
 import { CurrentPrincipal, PlatformAdminOnly, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { UserResponse } from '../identity/dto/user.response.dto';
+import { UserResponse } from '../identity';
 import { CreateUserCommand } from './create-user/create-user.command';
 import { CreateUserRequest } from './dto/create-user.request.dto';
 import { PLATFORM_ADMIN_ROLE_PATH } from './domain/platform-role';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { IdentityModule } from '../identity/identity.module';
+import { IdentityModule } from '../identity';
 import { CreateUserHandler } from './create-user/create-user.handler';
 import { UserRepository } from './persistence/user.repository';
 import { GetUserHandler } from './get-user/get-user.handler';

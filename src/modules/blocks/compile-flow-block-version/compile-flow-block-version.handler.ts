@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { ScriptSandbox } from '../../sandbox/script-sandbox';
+import { ScriptSandbox } from '../../sandbox';
 import { FlowBlockStore } from '../persistence/flow-block.store';
 import { CompileFlowBlockVersionCommand, CompileResponseBody } from './compile-flow-block-version.command';
 import { issuesOf } from '../domain/gate-issues';

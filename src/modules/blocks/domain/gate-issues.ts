@@ -1,4 +1,4 @@
-import type { GateIssue } from '../../sandbox/domain/sandbox-contract';
+import type { GateIssue } from '../../sandbox';
 
 /** At most this many issues travel in a FLOW_FAILURE body and a gate report. */
 const MAX_ISSUES = 100;

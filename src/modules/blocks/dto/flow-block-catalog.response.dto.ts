@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox/domain/sandbox-contract';
+import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox';
 import { FLOW_BLOCK_SCOPES, FlowBlockScope } from '../persistence/flow-block.entity';
 
 export class CatalogBlockVersion {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox/domain/sandbox-contract';
+import { SCRIPT_CONTRACTS, ScriptContract } from '../../sandbox';
 
 export const BLOCK_VERSION_STATUSES = ['draft', 'released', 'deprecated'] as const;
 export type BlockVersionStatus = (typeof BLOCK_VERSION_STATUSES)[number];

@@ -4,7 +4,7 @@ import { AscendingPageParams } from '../../../shared/pagination/page';
 import { EntityName, OptionalEntityName } from '../../../shared/validation/fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 import { Length, MaxLength } from '../../../shared/validation/text-length';
-import { OptionalDescription } from '../../device-types/dto/device-type.fields';
+import { OptionalDescription } from '../../device-types';
 import { FLOW_BLOCK_KEY_PATTERN } from './flow-block.response.dto';
 
 export class CreateFlowBlockRequest {

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../../../shared/access/access.service';
-import { ScriptContract } from '../../sandbox/domain/sandbox-contract';
+import { ScriptContract } from '../../sandbox';
 import { BUILT_IN_BLOCKS } from '../domain/built-in-blocks';
 import { FlowBlockScope } from '../persistence/flow-block.entity';
 import { CatalogBlockVersion, CatalogItem, FlowBlockCatalog } from '../dto/flow-block-catalog.response.dto';

@@ -6,7 +6,7 @@ import type { Principal } from '../../../shared/auth/principal';
 import { AuthorizationFailedError, ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { CursorCodec } from '../../../shared/pagination/cursor-codec';
 import { VersionStore } from '../../../shared/versioning/version-store';
-import type { ScriptArtifact, ScriptContract } from '../../sandbox/domain/sandbox-contract';
+import type { ScriptArtifact, ScriptContract } from '../../sandbox';
 import { FlowBlockEntity } from './flow-block.entity';
 import { FlowBlockResponse } from '../dto/flow-block.response.dto';
 

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeEntity } from '../../device-types/persistence/device-type.entity';
+import { DeviceTypeEntity } from '../../device-types';
 import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
 import { DeviceEntity } from '../persistence/device.entity';
 import { DeviceRepository, DEVICE_CONSTRAINTS } from '../persistence/device.repository';

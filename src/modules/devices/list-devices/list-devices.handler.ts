@@ -6,7 +6,7 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { DeviceTypeEntity } from '../../device-types/persistence/device-type.entity';
+import { DeviceTypeEntity } from '../../device-types';
 import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
 import { DeviceEntity } from '../persistence/device.entity';
 import { DeviceRepository } from '../persistence/device.repository';

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import type { TenantAccess } from '../../../shared/access/access.service';
 import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { DeviceAssignmentEntity } from './device-assignment.entity';
 import { DeviceEntity } from './device.entity';
 import { deviceNotFound } from './device.reader';

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { sameMap } from '../../tenants/persistence/tenant.repository';
+import { sameMap } from '../../tenants';
 import { DeviceEntity } from '../persistence/device.entity';
 import { DeviceReader } from '../persistence/device.reader';
 import { DeviceRepository } from '../persistence/device.repository';

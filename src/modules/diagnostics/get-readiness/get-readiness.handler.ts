@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DatabaseHealthIndicator } from '../../../health/database.health';
 import { ReportedChecks } from '../../../health/reported-checks';
-import { ScriptSandbox } from '../../sandbox/script-sandbox';
+import { ScriptSandbox } from '../../sandbox';
 import { GetReadinessQuery } from './get-readiness.query';
 import { ComponentCheck, ReadinessResponse } from '../dto/readiness.response.dto';
 

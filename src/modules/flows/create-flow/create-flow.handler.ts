@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeReader } from '../../device-types/persistence/device-type.reader';
+import { DeviceTypeReader } from '../../device-types';
 import { FlowEntity } from '../persistence/flow.entity';
 import { FLOW_CONSTRAINTS, FlowRepository, duplicateFlowKey, flowExists } from '../persistence/flow.repository';
 import type { FlowResult } from '../dto/flow.response.dto';

@@ -1,5 +1,5 @@
 import { EntityKey, EntityName } from '../../../shared/validation/fields';
-import { OptionalDescription } from '../../device-types/dto/device-type.fields';
+import { OptionalDescription } from '../../device-types';
 
 export class CreateFlowRequest {
   @EntityKey()

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 import type { ExecutionResult, NodeTrace } from '../engine/engine-types';
 
 const NODE_ERROR_CODES = ['script_error', 'timeout', 'memory_limit', 'invalid_output', 'output_too_large', 'type_mismatch', 'decode_error', 'parameter_error', 'block_unavailable'];

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 import { ExecutionErrorResponse } from './execution-result.response.dto';
 
 const ANY_JSON = { oneOf: [...JSON_VALUE_SCHEMAS, { type: 'null' }] };

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 
 export class RawReferenceResponse {
   @ApiProperty({ format: 'uuid' })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OVERRIDE_LEVELS, OverrideLevel, FlowParameterOverrideEntity } from '../persistence/flow-parameter-override.entity';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 
 /** A stored parameter value at tenant, device-type or device level. */
 export class ParameterOverrideResponse {

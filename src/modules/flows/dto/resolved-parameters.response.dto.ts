@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PARAMETER_TYPES, ParameterType } from '../domain/graph/flow-graph';
 import type { ValueSource } from '../domain/parameter-resolution';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 
 export class ResolvedParameterResponse {
   @ApiProperty()

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { JSON_VALUE_SCHEMAS } from '../../telemetry/dto/measurement-page.response.dto';
+import { JSON_VALUE_SCHEMAS } from '../../telemetry';
 
 export class SetParameterOverrideRequest {
   @ApiProperty({ oneOf: [...JSON_VALUE_SCHEMAS, { type: 'null' }], description: 'Required; any JSON value of the type the newest declaration of the key gives.' })

@@ -1,6 +1,6 @@
 import { OptionalEntityName } from '../../../shared/validation/fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
-import { OptionalDescription } from '../../device-types/dto/device-type.fields';
+import { OptionalDescription } from '../../device-types';
 
 /** At least one property; `key` and `deviceTypeId` are immutable. */
 @MinProperties(1)

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { DeviceTypeReader } from '../../device-types/persistence/device-type.reader';
+import { DeviceTypeReader } from '../../device-types';
 import { FlowEntity } from '../persistence/flow.entity';
 import { FlowRepository } from '../persistence/flow.repository';
 import type { FlowResult } from '../dto/flow.response.dto';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TenantResponse } from '../../tenants/dto/tenant.response.dto';
+import { TenantResponse } from '../../tenants';
 import { SessionResponse } from './session.response.dto';
 import { UserResponse } from './user.response.dto';
 

@@ -12,7 +12,7 @@ import { SessionResponse } from '../dto/session.response.dto';
 import { UserEntity } from '../persistence/user.entity';
 import { UserResponse } from '../dto/user.response.dto';
 import { GetMeQuery } from './get-me.query';
-import { TenantResponse } from '../../tenants/dto/tenant.response.dto';
+import { TenantResponse } from '../../tenants';
 import { MeMembership, MeResponse } from '../dto/me.response.dto';
 
 /**

@@ -1,5 +1,5 @@
 import type { FieldViolation } from '../../../shared/errors/error-codes';
-import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from '../../flows/domain/fixture-input';
+import { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from '../../flows';
 import { BASE64_PATTERN, rawPayloadDecodes } from '../../../shared/validation/raw-payload';
 
 /** What a network server's uplink maps to, before it is stored. */

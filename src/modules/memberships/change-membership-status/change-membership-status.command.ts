@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MembershipStatus } from '../../tenancy/persistence/membership.entity';
+import type { MembershipStatus } from '../../tenancy';
 import type { MembershipResponse } from '../dto/membership.response.dto';
 
 /** `disabled` for POST …/disable, `active` for POST …/reactivate. */

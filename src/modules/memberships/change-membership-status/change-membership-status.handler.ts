@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { MembershipEntity } from '../../tenancy/persistence/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../dto/membership.response.dto';
 import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../persistence/membership.repository';

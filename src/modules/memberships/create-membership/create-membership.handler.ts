@@ -4,7 +4,7 @@ import { AccessService, TenantAccess, UnitRef } from '../../../shared/access/acc
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { MembershipEntity } from '../../tenancy/persistence/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../dto/membership.response.dto';
 import {

@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, IsUUID, ValidateBy } from 'class-validator'
 import { MaxLength } from '../../../shared/validation/text-length';
 import { TENANT_ROLES, TenantRole } from '../../../shared/access/permissions';
 import { AscendingPageParams } from '../../../shared/pagination/page';
-import type { MembershipStatus } from '../../tenancy/persistence/membership.entity';
+import type { MembershipStatus } from '../../tenancy';
 import { MEMBERSHIP_STATUSES } from './membership.fields';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

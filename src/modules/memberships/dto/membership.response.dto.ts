@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TENANT_ROLES, TenantRole } from '../../../shared/access/permissions';
-import type { MembershipStatus } from '../../tenancy/persistence/membership.entity';
+import type { MembershipStatus } from '../../tenancy';
 import { MEMBERSHIP_STATUSES } from './membership.fields';
 import type { MembershipRecord } from '../persistence/membership.repository';
 

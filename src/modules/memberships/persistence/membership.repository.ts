@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import type { UnitRef } from '../../../shared/access/access.service';
 import type { TenantRole } from '../../../shared/access/permissions';
 import { ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
-import type { MembershipStatus } from '../../tenancy/persistence/membership.entity';
+import type { MembershipStatus } from '../../tenancy';
 import type { GrantTarget } from '../domain/membership-scope';
 
 /** A grant with what its responses and scope checks need: the user's name and e-mail, the target's path. */

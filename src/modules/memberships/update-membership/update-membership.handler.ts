@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { MembershipEntity } from '../../tenancy/persistence/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
 import { MembershipResponse } from '../dto/membership.response.dto';
 import { MembershipRepository, targetOf } from '../persistence/membership.repository';

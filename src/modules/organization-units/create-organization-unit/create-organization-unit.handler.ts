@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { MAX_UNIT_DEPTH, OrganizationUnitRepository, UNIT_CONSTRAINTS } from '../persistence/organization-unit.repository';
 import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
 import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';

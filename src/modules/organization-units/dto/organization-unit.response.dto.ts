@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import type { OrganizationUnitEntity } from '../../tenancy';
 
 export const ORGANIZATION_UNIT_STATUSES = ['active', 'disabled'] as const;
 export type OrganizationUnitStatus = (typeof ORGANIZATION_UNIT_STATUSES)[number];

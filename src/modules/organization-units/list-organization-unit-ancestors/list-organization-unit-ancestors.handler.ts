@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { namedPredicate } from '../../../shared/access/named-predicate';
 import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
 import { OrganizationUnitAncestors } from '../dto/organization-unit-ancestors.response.dto';

@@ -5,7 +5,7 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { namedPredicate } from '../../../shared/access/named-predicate';
 import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
 import { OrganizationUnitRepository } from '../persistence/organization-unit.repository';

@@ -4,7 +4,7 @@ import { AccessService, TenantAccess } from '../../../shared/access/access.servi
 import type { Permission } from '../../../shared/access/permissions';
 import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { OrganizationUnitResponse, OrganizationUnitStatus, ScopeRelation } from '../dto/organization-unit.response.dto';
 import { resolveResource } from '../../../shared/access/resolve-resource';
 

@@ -2,7 +2,7 @@ import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError } from '../../../shared/errors/domain-error';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { unitNotFound } from './organization-unit.reader';
 
 /** At most 16 levels (the migration's CHECK agrees). */

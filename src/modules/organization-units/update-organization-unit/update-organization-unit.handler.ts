@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { OrganizationUnitEntity } from '../../tenancy/persistence/organization-unit.entity';
-import { sameMap } from '../../tenants/persistence/tenant.repository';
+import { OrganizationUnitEntity } from '../../tenancy';
+import { sameMap } from '../../tenants';
 import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
 import { OrganizationUnitRepository } from '../persistence/organization-unit.repository';
 import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { Move, StatusTransitions } from '../../../shared/state/status-transitions';
-import { FlowRepository } from '../../flows/persistence/flow.repository';
+import { FlowRepository } from '../../flows';
 import { FlowReplayEntity, ReplayStatus } from '../persistence/flow-replay.entity';
 import { ReplayRepository } from '../persistence/replay.repository';
 import { ReplayResponse } from '../dto/replay.response.dto';

@@ -6,9 +6,8 @@ import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '../
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { instantOf } from '../../../shared/validation/time-window';
 import type { VersionRecord } from '../../../shared/versioning/version-store';
-import type { FlowEntity } from '../../flows/persistence/flow.entity';
-import { FlowRepository } from '../../flows/persistence/flow.repository';
-import { FlowVersionStore } from '../../flows/persistence/flow-version.store';
+import type { FlowEntity } from '../../flows';
+import { FlowRepository, FlowVersionStore } from '../../flows';
 import { FlowReplayEntity } from '../persistence/flow-replay.entity';
 import { replayInProgress } from '../domain/replay.errors';
 import { ReplayResponse } from '../dto/replay.response.dto';

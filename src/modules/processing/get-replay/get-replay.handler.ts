@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { FlowRepository } from '../../flows/persistence/flow.repository';
+import { FlowRepository } from '../../flows';
 import { ReplayRepository } from '../persistence/replay.repository';
 import { ReplayResponse } from '../dto/replay.response.dto';
 import { GetReplayQuery } from './get-replay.query';

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { NewestFirstPaginator, WindowedPageRequest } from '../../../shared/pagination/newest-first-paginator';
-import { FlowRepository } from '../../flows/persistence/flow.repository';
+import { FlowRepository } from '../../flows';
 import { FlowReplayEntity } from '../persistence/flow-replay.entity';
 import { ReplayResponse } from '../dto/replay.response.dto';
 import { ListReplaysQuery } from './list-replays.query';

@@ -3,7 +3,7 @@ import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
+import { RawMessageWriter } from '../../ingestion';
 import { SandboxUnavailableError } from '../../flows/engine/custom-executor';
 import type { JsonObject } from '../../flows/engine/engine-types';
 import { FlowMessageRunner, MessageOutcome, PreparedFlowVersion, RoutedDevice } from '../run/flow-message-runner';

@@ -1,4 +1,4 @@
-import type { SchemaRef } from '../../device-types/persistence/device-field-definition.entity';
+import type { SchemaRef } from '../../device-types';
 
 /** Limits a stored value must fit, by `schemaRef`. */
 export const MAX_STRING_LENGTH = 4096;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
-import { FIELD_KEY_PATTERN } from '../../device-types/persistence/device-field-definition.entity';
+import { FIELD_KEY_PATTERN } from '../../device-types';
 import { ChronologicalPageParams } from '../../../shared/pagination/page';
 import { AfterFrom, DateTimeFormat, MaxSpan } from '../../../shared/validation/time-window';
 import { BUCKETS, Bucket, AGGREGATIONS, Aggregation } from '../domain/measurement-query';

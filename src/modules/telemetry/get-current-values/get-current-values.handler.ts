@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceReader, resolveDeviceSql } from '../../devices/persistence/device.reader';
+import { DeviceReader, resolveDeviceSql } from '../../devices';
 import { CurrentValueEntry, CurrentValuesResponse } from '../dto/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values.query';
 

@@ -2,8 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { CursorBinding, CursorCodec, cursorInvalid } from '../../../shared/pagination/cursor-codec';
-import { DeviceReader } from '../../devices/persistence/device.reader';
-import { clip } from '../../devices/domain/device-visibility';
+import { clip, DeviceReader } from '../../devices';
 import {
   Aggregation,
   aggregationApplies,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldStatus, SchemaRef, StorageTarget } from '../../device-types/persistence/device-field-definition.entity';
-import { DeviceFieldReader } from '../../device-types/persistence/device-field.reader';
+import type { FieldStatus, SchemaRef, StorageTarget } from '../../device-types';
+import { DeviceFieldReader } from '../../device-types';
 
 /** What storing and reading telemetry needs of a field definition. */
 export interface TelemetryField {

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { TenantEntity } from '../../tenancy/persistence/tenant.entity';
+import { TenantEntity } from '../../tenancy';
 import { TenantRepository } from '../persistence/tenant.repository';
 import { TenantResponse } from '../dto/tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';

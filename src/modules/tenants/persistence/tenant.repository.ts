@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
-import { TenantEntity } from '../../tenancy/persistence/tenant.entity';
+import { TenantEntity } from '../../tenancy';
 
 export const duplicateTenantKey = () => new ConflictError('duplicate_key', 'A tenant with this key already exists.');
 

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { TenantEntity } from '../../tenancy/persistence/tenant.entity';
+import { TenantEntity } from '../../tenancy';
 import { sameMap, TenantRepository } from '../persistence/tenant.repository';
 import { TenantResponse } from '../dto/tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant.command';

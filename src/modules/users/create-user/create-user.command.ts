@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { UserResponse } from '../../identity/dto/user.response.dto';
+import type { UserResponse } from '../../identity';
 import type { CreateUserRequest } from '../dto/create-user.request.dto';
 
 export class CreateUserCommand extends Command<UserResponse> {

@@ -1,9 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { PasswordHasher, passwordPolicyViolation } from '../../identity/domain/password-hasher';
-import { UserEntity } from '../../identity/persistence/user.entity';
-import { UserResponse } from '../../identity/dto/user.response.dto';
+import { PasswordHasher, passwordPolicyViolation, UserEntity, UserResponse } from '../../identity';
 import { UserRepository, USER_CONSTRAINTS } from '../persistence/user.repository';
 import { CreateUserCommand } from './create-user.command';
 

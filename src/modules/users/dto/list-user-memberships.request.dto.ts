@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { AscendingPageParams } from '../../../shared/pagination/page';
-import { MEMBERSHIP_STATUSES } from '../../memberships/dto/membership.fields';
+import { MEMBERSHIP_STATUSES } from '../../memberships';
 
 export class ListUserMembershipsParams extends AscendingPageParams {
   @ApiPropertyOptional({ enum: MEMBERSHIP_STATUSES })

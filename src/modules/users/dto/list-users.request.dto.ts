@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MaxLength } from '../../../shared/validation/text-length';
 import { AscendingPageParams } from '../../../shared/pagination/page';
-import type { UserStatus } from '../../identity/persistence/user.entity';
+import type { UserStatus } from '../../identity';
 import { USER_STATUSES } from './user.fields';
 
 export class ListUsersParams extends AscendingPageParams {

@@ -1,4 +1,4 @@
-import type { UserStatus } from '../../identity/persistence/user.entity';
+import type { UserStatus } from '../../identity';
 import { Metadata, OptionalDisplayName, OptionalEmail, OptionalStatus, OptionalUsername } from './user.fields';
 import { MinProperties } from '../../../shared/validation/min-properties';
 

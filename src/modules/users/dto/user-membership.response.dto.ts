@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageResponse } from '../../../shared/pagination/page';
-import { MembershipResponse } from '../../memberships/dto/membership.response.dto';
-import type { MembershipRecord } from '../../memberships/persistence/membership.repository';
+import { MembershipResponse } from '../../memberships';
+import type { MembershipRecord } from '../../memberships';
 
 /** A membership grant with the tenant's public number. */
 export class UserMembershipResponse extends MembershipResponse {

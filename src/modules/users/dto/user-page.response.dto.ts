@@ -1,4 +1,4 @@
 import { PageResponse } from '../../../shared/pagination/page';
-import { UserResponse } from '../../identity/dto/user.response.dto';
+import { UserResponse } from '../../identity';
 
 export class UserPage extends PageResponse(UserResponse) {}

@@ -4,7 +4,7 @@ import { IsIn, IsString, Matches, ValidateBy } from 'class-validator';
 import { Length, MaxLength } from '../../../shared/validation/text-length';
 import { EmailAddress } from '../../../shared/validation/email';
 import { Metadata, NotBlank, WhenPresent } from '../../../shared/validation/fields';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../identity/domain/password-hasher';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../identity';
 
 export { Metadata };
 

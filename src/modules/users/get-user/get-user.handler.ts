@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { UserResponse } from '../../identity/dto/user.response.dto';
+import { UserResponse } from '../../identity';
 import { UserRepository } from '../persistence/user.repository';
 import { GetUserQuery } from './get-user.query';
 

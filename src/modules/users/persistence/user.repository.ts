@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConstraintErrors } from '../../../shared/database/pg-errors';
 import { ConflictError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
-import { UserEntity } from '../../identity/persistence/user.entity';
+import { UserEntity } from '../../identity';
 
 const DUPLICATE_USERNAME = () => new ConflictError('duplicate_username', 'A user with this username already exists.');
 const DUPLICATE_EMAIL = () => new ConflictError('duplicate_email', 'A user with this e-mail address already exists.');

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { UserEntity } from '../../identity/persistence/user.entity';
-import { UserResponse } from '../../identity/dto/user.response.dto';
+import { UserEntity, UserResponse } from '../../identity';
 import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
 import { lockoutConflict } from '../domain/user-rules';
 import { UserRepository } from '../persistence/user.repository';

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { UserResponse } from '../../identity/dto/user.response.dto';
+import type { UserResponse } from '../../identity';
 import type { UserChanges } from '../dto/update-user.request.dto';
 
 export class UpdateUserCommand extends Command<UserResponse> {

@@ -1,8 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { SessionService } from '../../identity/domain/session-service';
-import { UserEntity } from '../../identity/persistence/user.entity';
-import { UserResponse } from '../../identity/dto/user.response.dto';
+import { SessionService, UserEntity, UserResponse } from '../../identity';
 import { lockoutConflict } from '../domain/user-rules';
 import { UserRepository, USER_CONSTRAINTS } from '../persistence/user.repository';
 import { UpdateUserCommand } from './update-user.command';

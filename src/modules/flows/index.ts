@@ -1,0 +1,10 @@
+/*
+ * The flows module's API for other modules: they import from here, never from its files (checked by
+ * .dependency-cruiser.js).
+ */
+export { MAX_CONNECTION_DATA_BYTES, MAX_PAYLOAD_DATA_LENGTH, PAYLOAD_ENCODINGS } from './domain/fixture-input';
+export { ActionRequestResponse, ExecutionErrorResponse, NodeTraceResponse } from './dto/execution-result.response.dto';
+export { FlowsModule } from './flows.module';
+export { FlowVersionStore } from './persistence/flow-version.store';
+export { FlowEntity } from './persistence/flow.entity';
+export { FlowRepository } from './persistence/flow.repository';
