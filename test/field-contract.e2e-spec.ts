@@ -1,5 +1,5 @@
 import { FieldContractReader } from '../src/modules/device-types/field-contract/field-contract.reader';
-import { TelemetryWriter, TelemetryWriteRefusedError } from '../src/modules/telemetry/storage/telemetry-writer';
+import { TelemetryWriter, TelemetryWriteRefusedError } from '../src/modules/telemetry/persistence/telemetry-writer';
 import { loginAdmin } from './support/auth';
 import { seedDevice, seedDeviceType, seedField } from './support/devices';
 import { as } from './support/http';

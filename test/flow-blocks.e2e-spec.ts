@@ -8,7 +8,7 @@ import { as, fieldsOf, withoutCorrelation } from './support/http';
 import { seedGrant, seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { BlockConfigurationService } from '../src/modules/blocks/domain/block-configuration.service';
-import { FlowBlockStore } from '../src/modules/blocks/domain/flow-block.store';
+import { FlowBlockStore } from '../src/modules/blocks/persistence/flow-block.store';
 import { ScriptSandbox } from '../src/modules/sandbox/script-sandbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { JobContext } from '../src/shared/jobs/job';
-import { REPLAY_BATCH_SIZE, RunReplayHandler } from '../src/modules/processing/replays/run-replay/run-replay.handler';
-import { RecoverReplaysHandler } from '../src/modules/processing/replays/run-replay/recover-replays.handler';
-import { REPLAY_JOB } from '../src/modules/processing/replays/run-replay/replay-job';
-import { ReplayMessageReader } from '../src/modules/processing/replays/run-replay/replay-messages';
+import { REPLAY_BATCH_SIZE, RunReplayHandler } from '../src/modules/processing/run-replay/run-replay.handler';
+import { RecoverReplaysHandler } from '../src/modules/processing/run-replay/recover-replays.handler';
+import { REPLAY_JOB } from '../src/modules/processing/run-replay/replay-job';
+import { ReplayMessageReader } from '../src/modules/processing/run-replay/replay-messages';
 import { auditRows } from './support/audit';
 import { loginAdmin } from './support/auth';
 import { seedDevice, seedDeviceType, SeededDevice, SeededDeviceType } from './support/devices';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TelemetryWriter, TelemetryRow, TelemetryWriteRefusedError } from '../src/modules/telemetry/storage/telemetry-writer';
+import { TelemetryWriter, TelemetryRow, TelemetryWriteRefusedError } from '../src/modules/telemetry/persistence/telemetry-writer';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedAssignment, seedDevice, seedDeviceType, seedField, SeededDevice, SeededDeviceType, SeededField } from './support/devices';
 import { as, fieldsOf, withoutCorrelation } from './support/http';

@@ -4,15 +4,14 @@ import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { NewestFirstPageResponse } from '../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './domain/flow-block-version.response.dto';
-import {
-  CompileFlowBlockVersionCommand,
-  CreateFlowBlockVersionCommand,
-  DeprecateFlowBlockVersionCommand,
-  ReleaseFlowBlockVersionCommand,
-} from './flow-block-versions/flow-block-version.commands';
-import { GetFlowBlockVersionQuery, ListFlowBlockVersionsQuery } from './flow-block-versions/flow-block-version.queries';
-import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './flow-block-versions/flow-block-version.request.dto';
+import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './dto/flow-block-version.response.dto';
+import { CompileFlowBlockVersionCommand } from './compile-flow-block-version/compile-flow-block-version.command';
+import { CreateFlowBlockVersionCommand } from './create-flow-block-version/create-flow-block-version.command';
+import { DeprecateFlowBlockVersionCommand } from './deprecate-flow-block-version/deprecate-flow-block-version.command';
+import { ReleaseFlowBlockVersionCommand } from './release-flow-block-version/release-flow-block-version.command';
+import { GetFlowBlockVersionQuery } from './get-flow-block-version/get-flow-block-version.query';
+import { ListFlowBlockVersionsQuery } from './list-flow-block-versions/list-flow-block-versions.query';
+import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './dto/flow-block-version.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { FLOW_BLOCK_VERSIONS_DOCS } from './flow-block-versions.docs';
 import { Route, WriteById } from '../../shared/http/routes';

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { IfMatch } from '../../shared/concurrency/if-match';
 import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { parseUuidParam } from '../../shared/validation/uuid-param';
-import { FIELD_KEY_PATTERN } from './domain/device-field-definition.entity';
+import { FIELD_KEY_PATTERN } from './persistence/device-field-definition.entity';
 
 /*
  * The `{key}` of `/v1/device-types/{deviceTypeId}/fields/{key}…`, read synchronously and after `{deviceTypeId}`:

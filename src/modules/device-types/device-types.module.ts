@@ -6,9 +6,9 @@ import { CreateDeviceTypeHandler } from './create-device-type/create-device-type
 import { DeprecateDeviceFieldHandler } from './deprecate-device-field/deprecate-device-field.handler';
 import { DeviceFieldsController } from './device-fields.controller';
 import { DeviceTypesController } from './device-types.controller';
-import { DeviceFieldReader } from './domain/device-field.reader';
-import { DeviceTypeReader } from './domain/device-type.reader';
-import { DeviceTypeRepository } from './domain/device-type.repository';
+import { DeviceFieldReader } from './persistence/device-field.reader';
+import { DeviceTypeReader } from './persistence/device-type.reader';
+import { DeviceTypeRepository } from './persistence/device-type.repository';
 import { FieldContractReader } from './field-contract/field-contract.reader';
 import { GetDeviceFieldHandler } from './get-device-field/get-device-field.handler';
 import { GetDeviceTypeHandler } from './get-device-type/get-device-type.handler';

@@ -5,9 +5,9 @@ import { ChangeDeviceStatusHandler } from './change-device-status/change-device-
 import { CreateDeviceHandler } from './create-device/create-device.handler';
 import { DeviceAssignmentsController } from './device-assignments.controller';
 import { DevicesController } from './devices.controller';
-import { DeviceAssignmentReader } from './domain/device-assignment.reader';
-import { DeviceReader } from './domain/device.reader';
-import { DeviceRepository } from './domain/device.repository';
+import { DeviceAssignmentReader } from './persistence/device-assignment.reader';
+import { DeviceReader } from './persistence/device.reader';
+import { DeviceRepository } from './persistence/device.repository';
 import { EndDeviceAssignmentHandler } from './end-device-assignment/end-device-assignment.handler';
 import { GetDeviceAssignmentHandler } from './get-device-assignment/get-device-assignment.handler';
 import { GetDeviceHandler } from './get-device/get-device.handler';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
-import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxModule } from '../sandbox';
 import { DiagnosticsController } from './diagnostics.controller';
 import { EchoHandler } from './echo/echo.handler';
 import { GetReadinessHandler } from './get-readiness/get-readiness.handler';

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
 import { ListSessionsQuery } from './list-sessions/list-sessions.query';
-import { SessionList } from './list-sessions/session-list.response.dto';
+import { SessionList } from './dto/session-list.response.dto';
 import { RevokeSessionCommand } from './revoke-session/revoke-session.command';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { SESSIONS_DOCS } from './sessions.docs';

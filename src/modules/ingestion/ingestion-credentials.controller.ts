@@ -4,22 +4,17 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
-import {
-  CreateIngestionCredentialCommand,
-  CreateIngestionCredentialRequest,
-  GetIngestionCredentialQuery,
-  ListIngestionCredentialsParams,
-  ListIngestionCredentialsQuery,
-  ListTenantIngestionCredentialsParams,
-  ListTenantIngestionCredentialsQuery,
-  RevokeIngestionCredentialCommand,
-} from './credentials/ingestion-credential.commands';
+import { TenantNumberParam } from '../tenants';
+import { CreateIngestionCredentialCommand } from './create-ingestion-credential/create-ingestion-credential.command';
+import { CreateIngestionCredentialRequest, ListIngestionCredentialsParams, ListTenantIngestionCredentialsParams } from './dto/ingestion-credential.request.dto';
+import { GetIngestionCredentialQuery } from './get-ingestion-credential/get-ingestion-credential.query';
+import { ListIngestionCredentialsQuery, ListTenantIngestionCredentialsQuery } from './list-ingestion-credentials/list-ingestion-credentials.query';
+import { RevokeIngestionCredentialCommand } from './revoke-ingestion-credential/revoke-ingestion-credential.command';
 import {
   CreatedIngestionCredentialResponse,
   IngestionCredentialPage,
   IngestionCredentialResponse,
-} from './domain/ingestion-credential.response.dto';
+} from './dto/ingestion-credential.response.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { INGESTION_CREDENTIALS_DOCS } from './ingestion-credentials.docs';
 import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';

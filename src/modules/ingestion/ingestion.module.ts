@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import {
-  CreateIngestionCredentialHandler,
-  GetIngestionCredentialHandler,
-  ListIngestionCredentialsHandler,
-  ListTenantIngestionCredentialsHandler,
-  RevokeIngestionCredentialHandler,
-} from './credentials/ingestion-credential.handlers';
-import { IngestionCredentialReader } from './credentials/ingestion-credential.reader';
+import { CreateIngestionCredentialHandler } from './create-ingestion-credential/create-ingestion-credential.handler';
+import { GetIngestionCredentialHandler } from './get-ingestion-credential/get-ingestion-credential.handler';
+import { ListIngestionCredentialsHandler, ListTenantIngestionCredentialsHandler } from './list-ingestion-credentials/list-ingestion-credentials.handler';
+import { RevokeIngestionCredentialHandler } from './revoke-ingestion-credential/revoke-ingestion-credential.handler';
+import { IngestionCredentialReader } from './persistence/ingestion-credential.reader';
 import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
 import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
@@ -19,9 +16,10 @@ import { MqttSubscriber } from './mqtt/mqtt-subscriber';
 import { RawIngestionMessagesController } from './raw-ingestion-messages.controller';
 import { RetentionJob } from './retention/retention.job';
 import { RetentionSweeper } from './retention/retention-sweeper';
-import { GetRawMessageHandler, ListRawMessagesHandler } from './raw-messages/raw-message.handlers';
-import { RawMessageOutcomes } from './raw-messages/raw-message-outcomes';
-import { RawMessagePins } from './raw-messages/raw-message-pins';
+import { GetRawMessageHandler } from './get-raw-message/get-raw-message.handler';
+import { ListRawMessagesHandler } from './list-raw-messages/list-raw-messages.handler';
+import { RawMessageOutcomes } from './persistence/raw-message-outcomes';
+import { RawMessagePins } from './persistence/raw-message-pins';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ChangeMembershipStatusHandler } from './change-membership-status/change-membership-status.handler';
 import { CreateMembershipHandler } from './create-membership/create-membership.handler';
-import { MembershipRepository } from './domain/membership.repository';
+import { MembershipRepository } from './persistence/membership.repository';
 import { VisibleMembership } from './domain/visible-membership';
 import { GetMembershipHandler } from './get-membership/get-membership.handler';
 import { ListMembershipsHandler } from './list-memberships/list-memberships.handler';

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { DeviceTypesModule } from '../device-types/device-types.module';
-import { DevicesModule } from '../devices/devices.module';
-import { TelemetryFieldReader } from './domain/telemetry-field.reader';
+import { DeviceTypesModule } from '../device-types';
+import { DevicesModule } from '../devices';
+import { TelemetryFieldReader } from './persistence/telemetry-field.reader';
 import { GetCurrentValuesHandler } from './get-current-values/get-current-values.handler';
 import { ListMeasurementsHandler } from './list-measurements/list-measurements.handler';
-import { TelemetryWriter } from './storage/telemetry-writer';
+import { TelemetryWriter } from './persistence/telemetry-writer';
 import { TelemetryController } from './telemetry.controller';
 
 /**

@@ -3,7 +3,7 @@ import { ActionsModule } from '../actions';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ChangeTenantStatusHandler } from './change-tenant-status/change-tenant-status.handler';
 import { CreateTenantHandler } from './create-tenant/create-tenant.handler';
-import { TenantRepository } from './domain/tenant.repository';
+import { TenantRepository } from './persistence/tenant.repository';
 import { GetTenantHandler } from './get-tenant/get-tenant.handler';
 import { ListTenantsHandler } from './list-tenants/list-tenants.handler';
 import { TenantsController } from './tenants.controller';

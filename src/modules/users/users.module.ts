@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
-import { IdentityModule } from '../identity/identity.module';
+import { IdentityModule } from '../identity';
 import { CreateUserHandler } from './create-user/create-user.handler';
-import { UserRepository } from './domain/user.repository';
+import { UserRepository } from './persistence/user.repository';
 import { GetUserHandler } from './get-user/get-user.handler';
 import { GrantPlatformAdminHandler } from './grant-platform-admin/grant-platform-admin.handler';
 import { ListUserMembershipsHandler } from './list-user-memberships/list-user-memberships.handler';

@@ -4,8 +4,8 @@ import { AuditLogEntity } from '../../../shared/audit/audit-log.entity';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { NewestFirstPaginator, WindowedPageRequest } from '../../../shared/pagination/newest-first-paginator';
-import { GlobalAuditEventResponse } from '../domain/audit-event.response.dto';
-import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../domain/audit-log-filters';
+import { GlobalAuditEventResponse } from '../dto/audit-event.response.dto';
+import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../dto/audit-log-filters.request.dto';
 import { ListAuditLogsQuery } from './list-audit-logs.query';
 
 /**

@@ -4,8 +4,8 @@ import { AccessService } from '../../../shared/access/access.service';
 import { AuditLogEntity } from '../../../shared/audit/audit-log.entity';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
 import { NewestFirstPaginator, WindowedPageRequest } from '../../../shared/pagination/newest-first-paginator';
-import { AuditEventResponse } from '../domain/audit-event.response.dto';
-import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../domain/audit-log-filters';
+import { AuditEventResponse } from '../dto/audit-event.response.dto';
+import { applyAuditFilters, AUDIT_KEYS, auditFilters } from '../dto/audit-log-filters.request.dto';
 import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs.query';
 
 /** One tenant's events, newest first, on the (tenant_id, occurred_at DESC, audit_log_id DESC) index. */

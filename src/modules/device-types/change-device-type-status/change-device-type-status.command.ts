@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceTypeStatus } from '../domain/device-type.entity';
-import type { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import type { DeviceTypeStatus } from '../persistence/device-type.entity';
+import type { DeviceTypeResponse } from '../dto/device-type.response.dto';
 
 export class ChangeDeviceTypeStatusCommand extends Command<DeviceTypeResponse> {
   constructor(

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { DeviceTypeEntity } from '../domain/device-type.entity';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository } from '../domain/device-type.repository';
-import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { DeviceTypeEntity } from '../persistence/device-type.entity';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeRepository } from '../persistence/device-type.repository';
+import { DeviceTypeResponse } from '../dto/device-type.response.dto';
 import { ChangeDeviceTypeStatusCommand } from './change-device-type-status.command';
 
 const TRANSITIONS = new StatusTransitions('device_type', DISABLE_REACTIVATE);

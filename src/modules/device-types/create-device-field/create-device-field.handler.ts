@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { canonicalTargets, DeviceFieldDefinitionEntity } from '../domain/device-field-definition.entity';
-import { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository, MAX_ACTIVE_FIELDS, DEVICE_TYPE_CONSTRAINTS } from '../domain/device-type.repository';
+import { canonicalTargets, DeviceFieldDefinitionEntity } from '../persistence/device-field-definition.entity';
+import { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeRepository, MAX_ACTIVE_FIELDS, DEVICE_TYPE_CONSTRAINTS } from '../persistence/device-type.repository';
 import { CreateDeviceFieldCommand } from './create-device-field.command';
 
 /**

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceTypeResponse } from '../domain/device-type.response.dto';
-import type { CreateDeviceTypeRequest } from './create-device-type.request.dto';
+import type { DeviceTypeResponse } from '../dto/device-type.response.dto';
+import type { CreateDeviceTypeRequest } from '../dto/create-device-type.request.dto';
 
 export class CreateDeviceTypeCommand extends Command<DeviceTypeResponse> {
   constructor(

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeEntity } from '../domain/device-type.entity';
-import { DeviceTypeRepository, DEVICE_TYPE_CONSTRAINTS } from '../domain/device-type.repository';
-import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { DeviceTypeEntity } from '../persistence/device-type.entity';
+import { DeviceTypeRepository, DEVICE_TYPE_CONSTRAINTS } from '../persistence/device-type.repository';
+import { DeviceTypeResponse } from '../dto/device-type.response.dto';
 import { CreateDeviceTypeCommand } from './create-device-type.command';
 
 /** A new device type of the tenant, `active`, lockVersion 1. */

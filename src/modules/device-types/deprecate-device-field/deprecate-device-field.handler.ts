@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceFieldDefinitionEntity } from '../domain/device-field-definition.entity';
-import { DeviceFieldReader } from '../domain/device-field.reader';
-import { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository } from '../domain/device-type.repository';
+import { DeviceFieldDefinitionEntity } from '../persistence/device-field-definition.entity';
+import { DeviceFieldReader } from '../persistence/device-field.reader';
+import { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeRepository } from '../persistence/device-type.repository';
 import { DeprecateDeviceFieldCommand } from './deprecate-device-field.command';
 
 /** Spec: `active` → `deprecated` (terminal); history kept, `deprecatedAt` set, new ETag; the key stays taken. */

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceFieldReader } from '../domain/device-field.reader';
-import { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import { DeviceTypeReader } from '../domain/device-type.reader';
+import { DeviceFieldReader } from '../persistence/device-field.reader';
+import { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
 import { GetDeviceFieldQuery } from './get-device-field.query';
 
 /** One field definition of a visible device type, by key. */

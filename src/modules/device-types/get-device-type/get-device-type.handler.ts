@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeResponse } from '../dto/device-type.response.dto';
 import { GetDeviceTypeQuery } from './get-device-type.query';
 
 /** One device type; readable through any grant in its tenant (`device-types:read[*]`). */

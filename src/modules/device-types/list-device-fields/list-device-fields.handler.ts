@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceFieldReader } from '../domain/device-field.reader';
-import { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import { DeviceTypeReader } from '../domain/device-type.reader';
+import { DeviceFieldReader } from '../persistence/device-field.reader';
+import { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
 import { ListDeviceFieldsQuery } from './list-device-fields.query';
 
 /** Spec: every field definition of the type, active and deprecated (at most 200 active, so no paging). */

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceFieldResponse } from '../domain/device-field.response.dto';
+import type { DeviceFieldResponse } from '../dto/device-field.response.dto';
 
 export class ListDeviceFieldsQuery extends Query<DeviceFieldResponse[]> {
   constructor(

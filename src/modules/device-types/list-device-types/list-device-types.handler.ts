@@ -4,8 +4,8 @@ import { AccessService } from '../../../shared/access/access.service';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { DeviceTypeEntity } from '../domain/device-type.entity';
-import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { DeviceTypeEntity } from '../persistence/device-type.entity';
+import { DeviceTypeResponse } from '../dto/device-type.response.dto';
 import { ListDeviceTypesQuery } from './list-device-types.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import type { DeviceFieldChanges } from './update-device-field.request.dto';
+import type { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import type { DeviceFieldChanges } from '../dto/update-device-field.request.dto';
 
 export class UpdateDeviceFieldCommand extends Command<DeviceFieldResponse> {
   constructor(

@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { canonicalTargets, DeviceFieldDefinitionEntity } from '../domain/device-field-definition.entity';
-import { DeviceFieldReader } from '../domain/device-field.reader';
-import { DeviceFieldResponse } from '../domain/device-field.response.dto';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository } from '../domain/device-type.repository';
+import { canonicalTargets, DeviceFieldDefinitionEntity } from '../persistence/device-field-definition.entity';
+import { DeviceFieldReader } from '../persistence/device-field.reader';
+import { DeviceFieldResponse } from '../dto/device-field.response.dto';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeRepository } from '../persistence/device-type.repository';
 import { UpdateDeviceFieldCommand } from './update-device-field.command';
 
 type ChangedField = 'name' | 'description' | 'unit' | 'storageTargets';

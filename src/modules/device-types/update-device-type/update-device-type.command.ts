@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceTypeResponse } from '../domain/device-type.response.dto';
-import type { DeviceTypeChanges } from './update-device-type.request.dto';
+import type { DeviceTypeResponse } from '../dto/device-type.response.dto';
+import type { DeviceTypeChanges } from '../dto/update-device-type.request.dto';
 
 export class UpdateDeviceTypeCommand extends Command<DeviceTypeResponse> {
   constructor(

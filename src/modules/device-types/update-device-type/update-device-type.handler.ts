@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeEntity } from '../domain/device-type.entity';
-import { DeviceTypeReader } from '../domain/device-type.reader';
-import { DeviceTypeRepository } from '../domain/device-type.repository';
-import { DeviceTypeResponse } from '../domain/device-type.response.dto';
+import { DeviceTypeEntity } from '../persistence/device-type.entity';
+import { DeviceTypeReader } from '../persistence/device-type.reader';
+import { DeviceTypeRepository } from '../persistence/device-type.repository';
+import { DeviceTypeResponse } from '../dto/device-type.response.dto';
 import { UpdateDeviceTypeCommand } from './update-device-type.command';
 
 /**

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceAssignmentResponse } from '../domain/device.response.dto';
-import type { AssignDeviceRequest } from './assign-device.request.dto';
+import type { DeviceAssignmentResponse } from '../dto/device.response.dto';
+import type { AssignDeviceRequest } from '../dto/assign-device.request.dto';
 
 export class AssignDeviceCommand extends Command<DeviceAssignmentResponse> {
   constructor(

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
-import { DeviceReader } from '../domain/device.reader';
-import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
-import { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
+import { DeviceReader } from '../persistence/device.reader';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../persistence/device.repository';
+import { DeviceAssignmentResponse } from '../dto/device.response.dto';
 import { AssignDeviceCommand } from './assign-device.command';
 
 const VALID_FROM = 'body.validFrom';

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceResponse } from '../domain/device.response.dto';
+import type { DeviceResponse } from '../dto/device.response.dto';
 
 export type DeviceStatusMove = 'disable' | 'reactivate' | 'retire';
 

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { StatusTransitions } from '../../../shared/state/status-transitions';
-import { DeviceStatus } from '../domain/device.entity';
-import { DeviceReader } from '../domain/device.reader';
-import { DeviceRepository } from '../domain/device.repository';
-import { DeviceResponse } from '../domain/device.response.dto';
+import { DeviceStatus } from '../persistence/device.entity';
+import { DeviceReader } from '../persistence/device.reader';
+import { DeviceRepository } from '../persistence/device.repository';
+import { DeviceResponse } from '../dto/device.response.dto';
 import { ChangeDeviceStatusCommand, DeviceStatusMove } from './change-device-status.command';
 
 /** `active` ⇄ `disabled`; either → `retired` (terminal). */

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceResponse } from '../domain/device.response.dto';
-import type { CreateDeviceRequest } from './create-device.request.dto';
+import type { DeviceResponse } from '../dto/device.response.dto';
+import type { CreateDeviceRequest } from '../dto/create-device.request.dto';
 
 export class CreateDeviceCommand extends Command<DeviceResponse> {
   constructor(

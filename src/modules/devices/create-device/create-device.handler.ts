@@ -3,11 +3,11 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeEntity } from '../../device-types/domain/device-type.entity';
-import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
-import { DeviceEntity } from '../domain/device.entity';
-import { DeviceRepository, DEVICE_CONSTRAINTS } from '../domain/device.repository';
-import { DeviceResponse } from '../domain/device.response.dto';
+import { DeviceTypeEntity } from '../../device-types';
+import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
+import { DeviceEntity } from '../persistence/device.entity';
+import { DeviceRepository, DEVICE_CONSTRAINTS } from '../persistence/device.repository';
+import { DeviceResponse } from '../dto/device.response.dto';
 import { CreateDeviceCommand } from './create-device.command';
 
 /**

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import type { DeviceAssignmentResponse } from '../dto/device.response.dto';
 
 export class EndDeviceAssignmentCommand extends Command<DeviceAssignmentResponse> {
   constructor(

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
-import { DeviceAssignmentReader } from '../domain/device-assignment.reader';
-import { DeviceRepository } from '../domain/device.repository';
-import { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
+import { DeviceAssignmentReader } from '../persistence/device-assignment.reader';
+import { DeviceRepository } from '../persistence/device.repository';
+import { DeviceAssignmentResponse } from '../dto/device.response.dto';
 import { EndDeviceAssignmentCommand } from './end-device-assignment.command';
 
 const VALID_TO = 'body.validTo';

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceAssignmentReader } from '../domain/device-assignment.reader';
-import { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import { DeviceAssignmentReader } from '../persistence/device-assignment.reader';
+import { DeviceAssignmentResponse } from '../dto/device.response.dto';
 import { GetDeviceAssignmentQuery } from './get-device-assignment.query';
 
 @QueryHandler(GetDeviceAssignmentQuery)

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import type { DeviceAssignmentResponse } from '../dto/device.response.dto';
 
 export class GetDeviceAssignmentQuery extends Query<DeviceAssignmentResponse> {
   constructor(

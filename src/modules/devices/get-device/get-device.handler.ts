@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DeviceReader } from '../domain/device.reader';
-import { DeviceResponse } from '../domain/device.response.dto';
+import { DeviceReader } from '../persistence/device.reader';
+import { DeviceResponse } from '../dto/device.response.dto';
 import { GetDeviceQuery } from './get-device.query';
 
 /** Spec: the device with its current visible assignment. */

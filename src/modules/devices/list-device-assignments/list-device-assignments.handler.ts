@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { namedPredicate } from '../../../shared/access/named-predicate';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
-import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
-import { DeviceReader } from '../domain/device.reader';
-import { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
+import { DeviceReader } from '../persistence/device.reader';
+import { DeviceAssignmentResponse } from '../dto/device.response.dto';
 import { ListDeviceAssignmentsQuery } from './list-device-assignments.query';
 
 /** The device's periods in units the caller can access, ascending by (createdAt, id). */

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
 import type { AscendingPageParams, Page } from '../../../shared/pagination/page';
-import type { DeviceAssignmentResponse } from '../domain/device.response.dto';
+import type { DeviceAssignmentResponse } from '../dto/device.response.dto';
 
 export class ListDeviceAssignmentsQuery extends Query<Page<DeviceAssignmentResponse>> {
   constructor(

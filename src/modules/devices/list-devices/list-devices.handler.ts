@@ -6,11 +6,11 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { DeviceTypeEntity } from '../../device-types/domain/device-type.entity';
-import { DeviceAssignmentEntity } from '../domain/device-assignment.entity';
-import { DeviceEntity } from '../domain/device.entity';
-import { DeviceRepository } from '../domain/device.repository';
-import { DeviceResponse } from '../domain/device.response.dto';
+import { DeviceTypeEntity } from '../../device-types';
+import { DeviceAssignmentEntity } from '../persistence/device-assignment.entity';
+import { DeviceEntity } from '../persistence/device.entity';
+import { DeviceRepository } from '../persistence/device.repository';
+import { DeviceResponse } from '../dto/device.response.dto';
 import { ListDevicesQuery } from './list-devices.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 

@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { sameMap } from '../../tenants/domain/tenant.repository';
-import { DeviceEntity } from '../domain/device.entity';
-import { DeviceReader } from '../domain/device.reader';
-import { DeviceRepository } from '../domain/device.repository';
-import { DeviceResponse } from '../domain/device.response.dto';
+import { sameMap } from '../../tenants';
+import { DeviceEntity } from '../persistence/device.entity';
+import { DeviceReader } from '../persistence/device.reader';
+import { DeviceRepository } from '../persistence/device.repository';
+import { DeviceResponse } from '../dto/device.response.dto';
 import { UpdateDeviceCommand } from './update-device.command';
 
 /** Rename or replace the metadata of a device that is not retired. */

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { RequestContext } from '../../../shared/context/request-context';
-import { EchoResponse } from './echo.response.dto';
+import { EchoResponse } from '../dto/echo.response.dto';
 import { EchoQuery } from './echo.query';
 
 /** Exercises the whole request path: auth, validation, a database round trip, context and the error filter. */

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { EchoResponse } from './echo.response.dto';
+import { EchoResponse } from '../dto/echo.response.dto';
 
 export class EchoQuery extends Query<EchoResponse> {
   constructor(

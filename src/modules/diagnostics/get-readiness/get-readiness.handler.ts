@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DatabaseHealthIndicator } from '../../../health/database.health';
 import { ReportedChecks } from '../../../health/reported-checks';
-import { ScriptSandbox } from '../../sandbox/script-sandbox';
+import { ScriptSandbox } from '../../sandbox';
 import { GetReadinessQuery } from './get-readiness.query';
-import { ComponentCheck, ReadinessResponse } from './readiness.response.dto';
+import { ComponentCheck, ReadinessResponse } from '../dto/readiness.response.dto';
 
 /** The first check may start the sandbox host process, which takes longer than a query. */
 export const SANDBOX_CHECK_TIMEOUT_MS = 5000;

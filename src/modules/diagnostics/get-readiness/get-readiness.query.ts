@@ -1,4 +1,4 @@
 import { Query } from '@nestjs/cqrs';
-import { ReadinessResponse } from './readiness.response.dto';
+import { ReadinessResponse } from '../dto/readiness.response.dto';
 
 export class GetReadinessQuery extends Query<ReadinessResponse> {}

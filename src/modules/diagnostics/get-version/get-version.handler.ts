@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../../config/app-config';
-import { VersionResponse } from './version.response.dto';
+import { VersionResponse } from '../dto/version.response.dto';
 import { GetVersionQuery } from './get-version.query';
 
 @QueryHandler(GetVersionQuery)

@@ -1,4 +1,4 @@
 import { Query } from '@nestjs/cqrs';
-import { VersionResponse } from './version.response.dto';
+import { VersionResponse } from '../dto/version.response.dto';
 
 export class GetVersionQuery extends Query<VersionResponse> {}

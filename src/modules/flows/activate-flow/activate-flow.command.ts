@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FlowResult } from '../domain/flow.response.dto';
+import type { FlowResult } from '../dto/flow.response.dto';
 
 export class ActivateFlowCommand extends Command<FlowResult> {
   constructor(

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
-import { FlowRepository } from '../domain/flow.repository';
-import type { FlowResult } from '../domain/flow.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import type { FlowResult } from '../dto/flow.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { ActivateFlowCommand } from './activate-flow.command';
 
 const versionReferenceNotFound = () =>

@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FixtureRepository } from '../domain/fixture.repository';
-import { FixtureResponse } from '../domain/fixture.response.dto';
+import { FixtureRepository } from '../persistence/fixture.repository';
+import { FixtureResponse } from '../dto/fixture.response.dto';
 import { MAX_FIXTURES_PER_FLOW } from '../domain/fixture-input';
-import { FlowEntity } from '../domain/flow.entity';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
-import { flowNotFound } from '../domain/flow-version-store';
+import { FlowEntity } from '../persistence/flow.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
+import { flowNotFound } from '../persistence/flow-version.store';
 import { CreateFixtureCommand } from './create-fixture.command';
 
 /**

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowVersionResponse } from '../dto/flow-version.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { graphSaveViolations, normalizeParameters, parameterSaveViolations } from '../domain/graph/flow-graph';
 import { CreateFlowVersionCommand } from './create-flow-version.command';
 

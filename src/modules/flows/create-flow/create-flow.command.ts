@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FlowResult } from '../domain/flow.response.dto';
-import type { CreateFlowRequest } from './create-flow.request.dto';
+import type { FlowResult } from '../dto/flow.response.dto';
+import type { CreateFlowRequest } from '../dto/create-flow.request.dto';
 
 export class CreateFlowCommand extends Command<FlowResult> {
   constructor(

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { DeviceTypeReader } from '../../device-types/domain/device-type.reader';
-import { FlowEntity } from '../domain/flow.entity';
-import { FLOW_CONSTRAINTS, FlowRepository, duplicateFlowKey, flowExists } from '../domain/flow.repository';
-import type { FlowResult } from '../domain/flow.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { DeviceTypeReader } from '../../device-types';
+import { FlowEntity } from '../persistence/flow.entity';
+import { FLOW_CONSTRAINTS, FlowRepository, duplicateFlowKey, flowExists } from '../persistence/flow.repository';
+import type { FlowResult } from '../dto/flow.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { initialGraph } from '../domain/graph/flow-graph';
 import { CreateFlowCommand } from './create-flow.command';
 

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
+import { FlowRepository } from '../persistence/flow.repository';
 import { EndDebugCaptureCommand, GetDebugCaptureQuery, StartDebugCaptureCommand } from './debug-capture.commands';
 import type { FlowDebugCaptureResponse } from './debug-capture.response.dto';
 import { DebugCaptureStore } from './debug-capture.store';

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FixtureRepository } from '../domain/fixture.repository';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { FixtureRepository } from '../persistence/fixture.repository';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
 import { DeleteFixtureCommand } from './delete-fixture.command';
 
 /** Deletes a fixture at the lockVersion `If-Match` names; its raw message stays pinned only while another fixture references it. */

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { OverrideTarget } from '../domain/parameter-override.repository';
+import type { OverrideTarget } from '../persistence/parameter-override.repository';
 
 export class DeleteParameterOverrideCommand extends Command<void> {
   constructor(

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { IsNull } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowParameterOverrideEntity } from '../domain/flow-parameter-override.entity';
-import { deviceNotFound, overrideNotFound, ParameterOverrideRepository } from '../domain/parameter-override.repository';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowParameterOverrideEntity } from '../persistence/flow-parameter-override.entity';
+import { deviceNotFound, overrideNotFound, ParameterOverrideRepository } from '../persistence/parameter-override.repository';
 import { DeleteParameterOverrideCommand } from './delete-parameter-override.command';
 
 /** Removes an override; the next level (or the default) applies again. */

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowVersionResponse } from '../dto/flow-version.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { DeprecateFlowVersionCommand } from './deprecate-flow-version.command';
 
 /** `released -> deprecated` (terminal). An active version stays active, but can no longer be activated again. */

@@ -3,10 +3,10 @@ import { DataSource } from 'typeorm';
 import { ResourceNotFoundError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { VersionRecord } from '../../../shared/versioning/version-store';
 import { FlowEngine, type ExecutionPlan, type ExecutionResult, type FlowGraph, type FlowInput, type FlowVersionForPlan, type JsonObject, type ParameterDeclaration } from '../engine';
-import type { FlowEntity } from './flow.entity';
+import type { FlowEntity } from '../persistence/flow.entity';
 import { compileFailure, FlowValidator } from './flow-validator';
 import { FlowVersionPlanner } from './flow-version-planner';
-import { FlowVersionStore } from './flow-version-store';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 
 /** A version ready to run: its plan and declared defaults. Holds no database connection. */
 export interface PreparedVersion {

@@ -1,4 +1,4 @@
-import type { OverrideLevel } from './flow-parameter-override.entity';
+import type { OverrideLevel } from '../persistence/flow-parameter-override.entity';
 import { ParameterDeclaration, ParameterType, valueFitsType } from './graph/flow-graph';
 
 export type ValueSource = 'device' | 'device_type' | 'tenant' | 'default';

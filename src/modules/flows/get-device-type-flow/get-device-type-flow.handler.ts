@@ -1,10 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { DeviceTypeReader } from '../../device-types/domain/device-type.reader';
-import { FlowEntity } from '../domain/flow.entity';
-import { FlowRepository } from '../domain/flow.repository';
-import type { FlowResult } from '../domain/flow.response.dto';
-import { flowNotFound } from '../domain/flow-version-store';
+import { DeviceTypeReader } from '../../device-types';
+import { FlowEntity } from '../persistence/flow.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import type { FlowResult } from '../dto/flow.response.dto';
+import { flowNotFound } from '../persistence/flow-version.store';
 import { GetDeviceTypeFlowQuery } from './get-device-type-flow.query';
 
 /** The device type's flow; a visible type without a flow is the flow's 404. */

@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { FixtureRepository } from '../domain/fixture.repository';
-import { FixtureResponse } from '../domain/fixture.response.dto';
-import { FlowRepository } from '../domain/flow.repository';
+import { FixtureRepository } from '../persistence/fixture.repository';
+import { FixtureResponse } from '../dto/fixture.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
 import { GetFixtureQuery } from './get-fixture.query';
 
 @QueryHandler(GetFixtureQuery)

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FixtureResponse } from '../domain/fixture.response.dto';
+import type { FixtureResponse } from '../dto/fixture.response.dto';
 
 export class GetFixtureQuery extends Query<FixtureResponse> {
   constructor(

@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowVersionResponse } from '../dto/flow-version.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { GetFlowVersionQuery } from './get-flow-version.query';
 
 /** A version of the flow; another flow's version is the version's 404. */

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { FlowRepository } from '../domain/flow.repository';
-import type { FlowResult } from '../domain/flow.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
+import type { FlowResult } from '../dto/flow.response.dto';
 import { GetFlowQuery } from './get-flow.query';
 
 @QueryHandler(GetFlowQuery)

@@ -1,14 +1,14 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowParameterOverrideEntity } from '../domain/flow-parameter-override.entity';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowParameterOverrideEntity } from '../persistence/flow-parameter-override.entity';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import type { ParameterDeclaration } from '../domain/graph/flow-graph';
-import { ParameterOverrideRepository } from '../domain/parameter-override.repository';
+import { ParameterOverrideRepository } from '../persistence/parameter-override.repository';
 import { resolveParameters } from '../domain/parameter-resolution';
 import { GetResolvedParametersQuery } from './get-resolved-parameters.query';
-import type { ResolvedParametersResponse } from './resolved-parameters.response.dto';
+import type { ResolvedParametersResponse } from '../dto/resolved-parameters.response.dto';
 
 /**
  * The values a device's executions of a version (default: the active one) get: device > device type > tenant

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { GetResolvedParametersParams } from './get-resolved-parameters.request.dto';
-import type { ResolvedParametersResponse } from './resolved-parameters.response.dto';
+import type { GetResolvedParametersParams } from '../dto/get-resolved-parameters.request.dto';
+import type { ResolvedParametersResponse } from '../dto/resolved-parameters.response.dto';
 
 export class GetResolvedParametersQuery extends Query<ResolvedParametersResponse> {
   constructor(

@@ -2,9 +2,9 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
-import { FixtureResponse } from '../domain/fixture.response.dto';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { FixtureResponse } from '../dto/fixture.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
 import { ListFixturesQuery } from './list-fixtures.query';
 
 /** The flow's fixtures, ascending by (createdAt, fixtureId), with totalCount. */

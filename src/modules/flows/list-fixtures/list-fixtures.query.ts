@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
 import type { AscendingPageParams, Page } from '../../../shared/pagination/page';
-import type { FixtureResponse } from '../domain/fixture.response.dto';
+import type { FixtureResponse } from '../dto/fixture.response.dto';
 
 export class ListFixturesQuery extends Query<Page<FixtureResponse>> {
   constructor(

@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import type { NewestFirstPage } from '../../../shared/pagination/newest-first-page';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowVersionResponse } from '../dto/flow-version.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { ListFlowVersionsQuery } from './list-flow-versions.query';
 
 /** The flow's versions, newest first (versionNumber desc), optionally one status; no total. */

@@ -5,9 +5,9 @@ import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
-import { FlowEntity } from '../domain/flow.entity';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowResponse } from '../domain/flow.response.dto';
+import { FlowEntity } from '../persistence/flow.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowResponse } from '../dto/flow.response.dto';
 import { ListFlowsQuery } from './list-flows.query';
 
 /** The tenant's flows, ascending by (createdAt, flowId), filtered by device type and `q`. */

@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
 import type { Page } from '../../../shared/pagination/page';
-import type { FlowResponse } from '../domain/flow.response.dto';
-import type { ListFlowsParams } from './list-flows.request.dto';
+import type { FlowResponse } from '../dto/flow.response.dto';
+import type { ListFlowsParams } from '../dto/list-flows.request.dto';
 
 export class ListFlowsQuery extends Query<Page<FlowResponse>> {
   constructor(

@@ -2,9 +2,9 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowParameterOverrideEntity } from '../domain/flow-parameter-override.entity';
-import { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowParameterOverrideEntity } from '../persistence/flow-parameter-override.entity';
+import { ParameterOverrideResponse } from '../dto/parameter-override.response.dto';
 import { ListParameterOverridesQuery } from './list-parameter-overrides.query';
 
 /** The overrides that can apply to the flow: the tenant's, the device type's and its devices', ascending. */

@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
 import type { Page } from '../../../shared/pagination/page';
-import type { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
-import type { ListParameterOverridesParams } from './list-parameter-overrides.request.dto';
+import type { ParameterOverrideResponse } from '../dto/parameter-override.response.dto';
+import type { ListParameterOverridesParams } from '../dto/list-parameter-overrides.request.dto';
 
 export class ListParameterOverridesQuery extends Query<Page<ParameterOverrideResponse>> {
   constructor(

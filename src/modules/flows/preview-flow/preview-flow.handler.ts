@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FlowInput } from '../engine';
-import { ExecutionResultResponse } from '../domain/execution-result.response.dto';
+import { ExecutionResultResponse } from '../dto/execution-result.response.dto';
 import { inputMismatchViolations, inputViolations } from '../domain/fixture-input';
-import { FlowRepository } from '../domain/flow.repository';
+import { FlowRepository } from '../persistence/flow.repository';
 import { FlowPreviewRunner } from '../domain/flow-preview-runner';
 import { PreviewFlowQuery } from './preview-flow.query';
 

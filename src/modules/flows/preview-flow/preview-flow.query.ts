@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { ExecutionResultResponse } from '../domain/execution-result.response.dto';
-import type { PreviewFlowRequest } from './preview-flow.request.dto';
+import type { ExecutionResultResponse } from '../dto/execution-result.response.dto';
+import type { PreviewFlowRequest } from '../dto/preview-flow.request.dto';
 
 /** Not a state change: one execution, nothing stored or sent. */
 export class PreviewFlowQuery extends Query<ExecutionResultResponse> {

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FlowVersionResponse } from '../domain/flow-version.response.dto';
+import type { FlowVersionResponse } from '../dto/flow-version.response.dto';
 
 export class ReleaseFlowVersionCommand extends Command<FlowVersionResponse> {
   constructor(

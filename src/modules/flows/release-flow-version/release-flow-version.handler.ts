@@ -2,10 +2,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
+import { FlowRepository } from '../persistence/flow.repository';
 import { compileFailure, FlowValidator } from '../domain/flow-validator';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-import { FlowVersionStore } from '../domain/flow-version-store';
+import { FlowVersionResponse } from '../dto/flow-version.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
 import { ReleaseFlowVersionCommand } from './release-flow-version.command';
 
 /**

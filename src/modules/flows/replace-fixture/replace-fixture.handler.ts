@@ -2,10 +2,10 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FixtureRepository } from '../domain/fixture.repository';
-import { FixtureResponse } from '../domain/fixture.response.dto';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { FixtureRepository } from '../persistence/fixture.repository';
+import { FixtureResponse } from '../dto/fixture.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
 import { ReplaceFixtureCommand } from './replace-fixture.command';
 
 /**

@@ -1,11 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource, In } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowFixtureEntity } from '../domain/flow-fixture.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowFixtureEntity } from '../persistence/flow-fixture.entity';
 import { FlowPreviewRunner } from '../domain/flow-preview-runner';
 import { FlowEngine, type FlowInput, type JsonValue } from '../engine';
-import type { FixtureRunResponse, FixtureRunResultResponse } from './fixture-run.response.dto';
+import type { FixtureRunResponse, FixtureRunResultResponse } from '../dto/fixture-run.response.dto';
 import { RunFixturesQuery } from './run-fixtures.query';
 
 /**

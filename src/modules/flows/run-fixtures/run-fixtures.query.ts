@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FixtureRunResponse } from './fixture-run.response.dto';
-import type { RunFixturesRequest } from './run-fixtures.request.dto';
+import type { FixtureRunResponse } from '../dto/fixture-run.response.dto';
+import type { RunFixturesRequest } from '../dto/run-fixtures.request.dto';
 
 /** Not a state change: runs fixtures and stores nothing. */
 export class RunFixturesQuery extends Query<FixtureRunResponse> {

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { OverrideTarget } from '../domain/parameter-override.repository';
-import type { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
+import type { OverrideTarget } from '../persistence/parameter-override.repository';
+import type { ParameterOverrideResponse } from '../dto/parameter-override.response.dto';
 
 export class SetParameterOverrideCommand extends Command<ParameterOverrideResponse> {
   constructor(

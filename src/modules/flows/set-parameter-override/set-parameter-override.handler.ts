@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowRepository } from '../domain/flow.repository';
-import { FlowParameterOverrideEntity } from '../domain/flow-parameter-override.entity';
-import { deviceNotFound, ParameterOverrideRepository } from '../domain/parameter-override.repository';
-import { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
+import { FlowRepository } from '../persistence/flow.repository';
+import { FlowParameterOverrideEntity } from '../persistence/flow-parameter-override.entity';
+import { deviceNotFound, ParameterOverrideRepository } from '../persistence/parameter-override.repository';
+import { ParameterOverrideResponse } from '../dto/parameter-override.response.dto';
 import { SetParameterOverrideCommand } from './set-parameter-override.command';
 
 /**

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { FlowResult } from '../domain/flow.response.dto';
-import type { UpdateFlowRequest } from './update-flow.request.dto';
+import type { FlowResult } from '../dto/flow.response.dto';
+import type { UpdateFlowRequest } from '../dto/update-flow.request.dto';
 
 export class UpdateFlowCommand extends Command<FlowResult> {
   constructor(

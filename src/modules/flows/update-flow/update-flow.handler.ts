@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { assertLockVersion } from '../../../shared/concurrency/if-match';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { FlowEntity } from '../domain/flow.entity';
-import { FlowRepository } from '../domain/flow.repository';
-import type { FlowResult } from '../domain/flow.response.dto';
-import { flowNotFound } from '../domain/flow-version-store';
+import { FlowEntity } from '../persistence/flow.entity';
+import { FlowRepository } from '../persistence/flow.repository';
+import type { FlowResult } from '../dto/flow.response.dto';
+import { flowNotFound } from '../persistence/flow-version.store';
 import { UpdateFlowCommand } from './update-flow.command';
 
 /** Renames or redescribes a flow; every successful PATCH bumps the lockVersion (a new ETag). */

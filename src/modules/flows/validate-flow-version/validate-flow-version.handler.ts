@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { FlowRepository } from '../domain/flow.repository';
+import { FlowRepository } from '../persistence/flow.repository';
 import { FlowValidator } from '../domain/flow-validator';
-import { FlowVersionStore } from '../domain/flow-version-store';
-import type { ValidationReportResponse } from '../domain/validation-report.response.dto';
+import { FlowVersionStore } from '../persistence/flow-version.store';
+import type { ValidationReportResponse } from '../dto/validation-report.response.dto';
 import { ValidateFlowVersionQuery } from './validate-flow-version.query';
 
 /** The compile report of a version in any status, against the device type's current fields and blocks. */

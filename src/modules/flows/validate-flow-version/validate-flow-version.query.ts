@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { ValidationReportResponse } from '../domain/validation-report.response.dto';
+import type { ValidationReportResponse } from '../dto/validation-report.response.dto';
 
 export class ValidateFlowVersionQuery extends Query<ValidationReportResponse> {
   constructor(

@@ -7,7 +7,7 @@ import { dataDirOf } from '../../../config/development-secrets';
 import { SYSTEM_ACTOR } from '../../../shared/context/request-context';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { PasswordHasher, passwordPolicyViolation } from '../domain/password-hasher';
-import { UserEntity } from '../domain/user.entity';
+import { UserEntity } from '../persistence/user.entity';
 
 /** Arbitrary constant shared by every replica: only one of them may create the first admin. */
 const BOOTSTRAP_LOCK_KEY = 4_711_2027;

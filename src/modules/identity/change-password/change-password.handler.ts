@@ -6,7 +6,7 @@ import { LoginThrottle } from '../domain/login-throttle';
 import { PasswordHasher, passwordPolicyViolation } from '../domain/password-hasher';
 import { SessionService } from '../domain/session-service';
 import { IssuedTokens, TokenIssuer } from '../domain/token-issuer';
-import { UserEntity } from '../domain/user.entity';
+import { UserEntity } from '../persistence/user.entity';
 import { ChangePasswordCommand } from './change-password.command';
 import { AppConfig } from '../../../config/app-config';
 import { discardInitialAdminPassword } from '../bootstrap/platform-admin-bootstrap';

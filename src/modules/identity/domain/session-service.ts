@@ -6,10 +6,10 @@ import { AuthCache } from '../../../shared/auth/auth-cache';
 import { preparedQuery } from '../../../shared/database/prepared-query';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
 import type { Principal } from '../../../shared/auth/principal';
-import { RefreshTokenEntity } from './refresh-token.entity';
-import { SessionEntity, SessionRevokeReason } from './session.entity';
+import { RefreshTokenEntity } from '../persistence/refresh-token.entity';
+import { SessionEntity, SessionRevokeReason } from '../persistence/session.entity';
 import { TokenIssuer } from './token-issuer';
-import { UserEntity } from './user.entity';
+import { UserEntity } from '../persistence/user.entity';
 
 export const MAX_ACTIVE_SESSIONS = 10;
 /** `lastUsedAt` is refreshed at most this often by ordinary requests, so reads don't turn into writes. */

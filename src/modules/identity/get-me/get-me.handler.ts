@@ -7,13 +7,13 @@ import { permissionsOf } from '../../../shared/access/permissions';
 import type { Principal } from '../../../shared/auth/principal';
 import { AuthenticationFailedError, ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { SessionService } from '../domain/session-service';
-import { SessionEntity } from '../domain/session.entity';
-import { SessionResponse } from '../domain/session.response.dto';
-import { UserEntity } from '../domain/user.entity';
-import { UserResponse } from '../domain/user.response.dto';
+import { SessionEntity } from '../persistence/session.entity';
+import { SessionResponse } from '../dto/session.response.dto';
+import { UserEntity } from '../persistence/user.entity';
+import { UserResponse } from '../dto/user.response.dto';
 import { GetMeQuery } from './get-me.query';
-import { TenantResponse } from '../../tenants/tenant.response.dto';
-import { MeMembership, MeResponse } from './me.response.dto';
+import { TenantResponse } from '../../tenants';
+import { MeMembership, MeResponse } from '../dto/me.response.dto';
 
 /**
  * The caller, their session, their effective grants in every tenant (as the access layer counts

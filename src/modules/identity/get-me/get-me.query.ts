@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MeResponse } from './me.response.dto';
+import type { MeResponse } from '../dto/me.response.dto';
 
 export class GetMeQuery extends Query<MeResponse> {
   constructor(

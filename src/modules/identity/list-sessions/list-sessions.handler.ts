@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { SessionResponse } from '../domain/session.response.dto';
+import { SessionResponse } from '../dto/session.response.dto';
 import { SessionService } from '../domain/session-service';
 import { ListSessionsQuery } from './list-sessions.query';
 

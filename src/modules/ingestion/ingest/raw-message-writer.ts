@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
-import type { IngestSource } from '../domain/raw-ingestion-message.entity';
+import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
 import { dedupClaimSql, DedupHolder, dedupMapKey } from './deduplication';
 
 /** Everything stored for one request; `id` and `receivedAt` are assigned by the writer. */

@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import { DomainError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { parseJsonBody } from '../../../shared/http/json-body.middleware';
-import type { IngestSource } from '../domain/raw-ingestion-message.entity';
+import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
 import { dedupScope } from './deduplication';
 import { INGESTION_MESSAGES_TOTAL } from './ingestion-metrics';
 import { RawMessageWriter, StoredAck } from './raw-message-writer';

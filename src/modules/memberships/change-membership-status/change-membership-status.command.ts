@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MembershipStatus } from '../../tenancy/domain/membership.entity';
-import type { MembershipResponse } from '../domain/membership.response.dto';
+import type { MembershipStatus } from '../../tenancy';
+import type { MembershipResponse } from '../dto/membership.response.dto';
 
 /** `disabled` for POST …/disable, `active` for POST …/reactivate. */
 export class ChangeMembershipStatusCommand extends Command<MembershipResponse> {

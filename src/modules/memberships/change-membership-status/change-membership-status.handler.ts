@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { MembershipEntity } from '../../tenancy/domain/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
-import { MembershipResponse } from '../domain/membership.response.dto';
-import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../domain/membership.repository';
+import { MembershipResponse } from '../dto/membership.response.dto';
+import { MembershipRepository, targetOf, MEMBERSHIP_CONSTRAINTS } from '../persistence/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { ChangeMembershipStatusCommand } from './change-membership-status.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';

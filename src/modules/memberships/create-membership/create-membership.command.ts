@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MembershipResponse } from '../domain/membership.response.dto';
-import type { CreateMembershipRequest } from './create-membership.request.dto';
+import type { MembershipResponse } from '../dto/membership.response.dto';
+import type { CreateMembershipRequest } from '../dto/create-membership.request.dto';
 
 export class CreateMembershipCommand extends Command<MembershipResponse> {
   constructor(

@@ -4,17 +4,17 @@ import { AccessService, TenantAccess, UnitRef } from '../../../shared/access/acc
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import type { FieldViolation } from '../../../shared/errors/error-codes';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { MembershipEntity } from '../../tenancy/domain/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
-import { MembershipResponse } from '../domain/membership.response.dto';
+import { MembershipResponse } from '../dto/membership.response.dto';
 import {
   findUnitRef,
   loadMembershipRecords,
   MembershipRepository,
   MEMBERSHIP_CONSTRAINTS,
-} from '../domain/membership.repository';
+} from '../persistence/membership.repository';
 import { CreateMembershipCommand } from './create-membership.command';
-import type { CreateMembershipRequest } from './create-membership.request.dto';
+import type { CreateMembershipRequest } from '../dto/create-membership.request.dto';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**

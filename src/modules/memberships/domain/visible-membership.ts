@@ -4,7 +4,7 @@ import { AccessService, TenantAccess } from '../../../shared/access/access.servi
 import type { Principal } from '../../../shared/auth/principal';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { GrantTarget } from './membership-scope';
-import { MembershipRecord, MembershipRepository, targetOf } from './membership.repository';
+import { MembershipRecord, MembershipRepository, targetOf } from '../persistence/membership.repository';
 import { resolveResource } from '../../../shared/access/resolve-resource';
 
 /**

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { canRead } from '../domain/membership-scope';
-import { MembershipResponse } from '../domain/membership.response.dto';
-import { targetOf } from '../domain/membership.repository';
+import { MembershipResponse } from '../dto/membership.response.dto';
+import { targetOf } from '../persistence/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { GetMembershipQuery } from './get-membership.query';
 

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MembershipResponse } from '../domain/membership.response.dto';
+import type { MembershipResponse } from '../dto/membership.response.dto';
 
 export class GetMembershipQuery extends Query<MembershipResponse> {
   constructor(

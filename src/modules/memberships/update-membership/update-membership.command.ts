@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { MembershipResponse } from '../domain/membership.response.dto';
-import type { MembershipChanges } from './update-membership.request.dto';
+import type { MembershipResponse } from '../dto/membership.response.dto';
+import type { MembershipChanges } from '../dto/update-membership.request.dto';
 
 export class UpdateMembershipCommand extends Command<MembershipResponse> {
   constructor(

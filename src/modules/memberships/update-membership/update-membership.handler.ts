@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { MembershipEntity } from '../../tenancy/domain/membership.entity';
+import { MembershipEntity } from '../../tenancy';
 import { canWrite } from '../domain/membership-scope';
-import { MembershipResponse } from '../domain/membership.response.dto';
-import { MembershipRepository, targetOf } from '../domain/membership.repository';
+import { MembershipResponse } from '../dto/membership.response.dto';
+import { MembershipRepository, targetOf } from '../persistence/membership.repository';
 import { VisibleMembership } from '../domain/visible-membership';
 import { UpdateMembershipCommand } from './update-membership.command';
-import type { MembershipChanges } from './update-membership.request.dto';
+import type { MembershipChanges } from '../dto/update-membership.request.dto';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
 /**

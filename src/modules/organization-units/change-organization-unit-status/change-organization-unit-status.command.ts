@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { OrganizationUnitResponse, OrganizationUnitStatus } from '../domain/organization-unit.response.dto';
+import type { OrganizationUnitResponse, OrganizationUnitStatus } from '../dto/organization-unit.response.dto';
 
 export class ChangeOrganizationUnitStatusCommand extends Command<OrganizationUnitResponse> {
   constructor(

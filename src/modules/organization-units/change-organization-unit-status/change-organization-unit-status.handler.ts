@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
-import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { OrganizationUnitEntity } from '../../tenancy';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitRepository } from '../persistence/organization-unit.repository';
+import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 import { ChangeOrganizationUnitStatusCommand } from './change-organization-unit-status.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 

@@ -3,10 +3,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { ConflictError, ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { MAX_UNIT_DEPTH, OrganizationUnitRepository, UNIT_CONSTRAINTS } from '../domain/organization-unit.repository';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { OrganizationUnitEntity } from '../../tenancy';
+import { MAX_UNIT_DEPTH, OrganizationUnitRepository, UNIT_CONSTRAINTS } from '../persistence/organization-unit.repository';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 import { CreateOrganizationUnitCommand } from './create-organization-unit.command';
 
 const PARENT_PATH = 'body.parentOrganizationUnitId';

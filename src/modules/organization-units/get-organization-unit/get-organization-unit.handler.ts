@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 import { GetOrganizationUnitQuery } from './get-organization-unit.query';
 
 /** Any visible unit, navigation ancestors included (their `scopeRelation` says so). */

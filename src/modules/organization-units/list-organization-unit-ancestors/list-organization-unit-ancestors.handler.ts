@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { namedPredicate } from '../../../shared/access/named-predicate';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitAncestors } from './organization-unit-ancestors.response.dto';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitAncestors } from '../dto/organization-unit-ancestors.response.dto';
 import { ListOrganizationUnitAncestorsQuery } from './list-organization-unit-ancestors.query';
 
 /** The breadcrumb of a visible unit: its visible ancestors, root first, from the materialized path. */

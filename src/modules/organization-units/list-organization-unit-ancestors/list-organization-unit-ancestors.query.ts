@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import type { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 
 export class ListOrganizationUnitAncestorsQuery extends Query<{ items: OrganizationUnitResponse[] }> {
   constructor(

@@ -5,11 +5,11 @@ import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
+import { OrganizationUnitEntity } from '../../tenancy';
 import { namedPredicate } from '../../../shared/access/named-predicate';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
-import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitRepository } from '../persistence/organization-unit.repository';
+import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 import { ListOrganizationUnitsQuery } from './list-organization-units.query';
 import { runTenantList, searchTerm } from '../../../shared/pagination/tenant-list';
 

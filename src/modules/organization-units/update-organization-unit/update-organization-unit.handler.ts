@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { OrganizationUnitEntity } from '../../tenancy/domain/organization-unit.entity';
-import { sameMap } from '../../tenants/domain/tenant.repository';
-import { OrganizationUnitReader } from '../domain/organization-unit.reader';
-import { OrganizationUnitRepository } from '../domain/organization-unit.repository';
-import { OrganizationUnitResponse } from '../domain/organization-unit.response.dto';
+import { OrganizationUnitEntity } from '../../tenancy';
+import { sameMap } from '../../tenants';
+import { OrganizationUnitReader } from '../persistence/organization-unit.reader';
+import { OrganizationUnitRepository } from '../persistence/organization-unit.repository';
+import { OrganizationUnitResponse } from '../dto/organization-unit.response.dto';
 import { UpdateOrganizationUnitCommand } from './update-organization-unit.command';
 
 /** Rename or replace metadata of a unit the caller covers (a navigation ancestor is 403). */

@@ -7,7 +7,7 @@ import { AppConfig } from '../../../config/app-config';
 import { DebugCaptureStore } from '../../flows/debug-capture/debug-capture.store';
 import { recordDevicesLastSeen } from '../../devices/domain/device-last-seen';
 import { RawMessageWriter } from '../../ingestion/ingest/raw-message-writer';
-import { RawMessageOutcome, RawMessageOutcomes } from '../../ingestion/raw-messages/raw-message-outcomes';
+import { RawMessageOutcome, RawMessageOutcomes } from '../../ingestion/persistence/raw-message-outcomes';
 import { SandboxUnavailableError, storedUplinkOf, type JsonObject } from '../../flows/engine';
 import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../run/stored-uplink-processor';
 import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
-import { flowVersionNotFound } from '../../flows/domain/flow-version-store';
+import { flowVersionNotFound } from '../../flows/persistence/flow-version.store';
 import { FlowVersionPlanner } from '../../flows/domain/flow-version-planner';
 import type { ExecutionPlan, FlowGraph, FlowVersionForPlan, ParameterDeclaration } from '../../flows/engine';
 import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';

@@ -1,4 +1,4 @@
-import type { SchemaRef } from '../../device-types/domain/device-field-definition.entity';
+import type { SchemaRef } from '../../device-types';
 
 /** Bucket widths, in seconds: fixed durations, so `1d` is 24 h whatever the session time zone. */
 export const BUCKET_SECONDS = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '6h': 21600, '1d': 86400 } as const;

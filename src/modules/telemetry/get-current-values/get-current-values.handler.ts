@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
-import type { DeviceFieldDefinitionEntity } from '../../device-types/domain/device-field-definition.entity';
-import { DeviceFieldResponse } from '../../device-types/domain/device-field.response.dto';
-import { DeviceReader, resolveDeviceSql } from '../../devices/domain/device.reader';
-import { CurrentValueEntry, CurrentValuesResponse } from './current-values.response.dto';
+import type { DeviceFieldDefinitionEntity } from '../../device-types/persistence/device-field-definition.entity';
+import { DeviceFieldResponse } from '../../device-types/dto/device-field.response.dto';
+import { DeviceReader, resolveDeviceSql } from '../../devices/persistence/device.reader';
+import { CurrentValueEntry, CurrentValuesResponse } from '../dto/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values.query';
 
 /** A timestamp as `Date#toISOString` writes it (UTC, milliseconds: the column's precision). */

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { CurrentValuesResponse } from './current-values.response.dto';
+import type { CurrentValuesResponse } from '../dto/current-values.response.dto';
 
 export class GetCurrentValuesQuery extends Query<CurrentValuesResponse> {
   constructor(

@@ -2,8 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { CursorBinding, CursorCodec, cursorInvalid } from '../../../shared/pagination/cursor-codec';
-import { DeviceReader } from '../../devices/domain/device.reader';
-import { clip } from '../../devices/domain/device-visibility';
+import { clip, DeviceReader } from '../../devices';
 import {
   Aggregation,
   aggregationApplies,
@@ -17,9 +16,9 @@ import {
   rawPageSql,
   SqlStatement,
 } from '../domain/measurement-query';
-import { TelemetryField, TelemetryFieldReader } from '../domain/telemetry-field.reader';
+import { TelemetryField, TelemetryFieldReader } from '../persistence/telemetry-field.reader';
 import { ListMeasurementsQuery } from './list-measurements.query';
-import type { MeasurementItem, MeasurementPage } from './measurement-page.response.dto';
+import type { MeasurementItem, MeasurementPage } from '../dto/measurement-page.response.dto';
 
 interface PageRow {
   key: string;

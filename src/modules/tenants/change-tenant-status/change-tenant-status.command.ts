@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { TenantResponse, TenantStatus } from '../tenant.response.dto';
+import type { TenantResponse, TenantStatus } from '../dto/tenant.response.dto';
 
 export class ChangeTenantStatusCommand extends Command<TenantResponse> {
   constructor(

@@ -2,9 +2,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { DISABLE_REACTIVATE, disableActionFor, StatusTransitions } from '../../../shared/state/status-transitions';
-import { TenantEntity } from '../../tenancy/domain/tenant.entity';
-import { TenantRepository } from '../domain/tenant.repository';
-import { TenantResponse } from '../tenant.response.dto';
+import { TenantEntity } from '../../tenancy';
+import { TenantRepository } from '../persistence/tenant.repository';
+import { TenantResponse } from '../dto/tenant.response.dto';
 import { ChangeTenantStatusCommand } from './change-tenant-status.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { ActionKillSwitches } from '../../actions';
-import { TenantEntity } from '../../tenancy/domain/tenant.entity';
-import { TenantRepository, TENANT_CONSTRAINTS } from '../domain/tenant.repository';
-import { TenantResponse } from '../tenant.response.dto';
+import { TenantEntity } from '../../tenancy/persistence/tenant.entity';
+import { TenantRepository, TENANT_CONSTRAINTS } from '../persistence/tenant.repository';
+import { TenantResponse } from '../dto/tenant.response.dto';
 import { CreateTenantCommand } from './create-tenant.command';
 
 /** The tenant (number from `tenant_number_seq`) and its `running` e-mail kill-switch, in one transaction. */

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
-import { TenantResponse } from '../tenant.response.dto';
+import { TenantResponse } from '../dto/tenant.response.dto';
 import { GetTenantQuery } from './get-tenant.query';
 
 @QueryHandler(GetTenantQuery)

@@ -4,9 +4,9 @@ import { AccessService } from '../../../shared/access/access.service';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { TenantEntity } from '../../tenancy/domain/tenant.entity';
+import { TenantEntity } from '../../tenancy';
 import { namedPredicate } from '../../../shared/access/named-predicate';
-import { TenantResponse } from '../tenant.response.dto';
+import { TenantResponse } from '../dto/tenant.response.dto';
 import { ListTenantsQuery } from './list-tenants.query';
 import { searchTerm } from '../../../shared/pagination/tenant-list';
 

@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
 import type { Page } from '../../../shared/pagination/page';
-import type { TenantResponse } from '../tenant.response.dto';
-import type { ListTenantsParams } from './list-tenants.request.dto';
+import type { TenantResponse } from '../dto/tenant.response.dto';
+import type { ListTenantsParams } from '../dto/list-tenants.request.dto';
 
 export class ListTenantsQuery extends Query<Page<TenantResponse>> {
   constructor(

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Caller } from '../../../shared/access/require-permission';
-import type { TenantResponse } from '../tenant.response.dto';
-import type { TenantChanges } from './update-tenant.request.dto';
+import type { TenantResponse } from '../dto/tenant.response.dto';
+import type { TenantChanges } from '../dto/update-tenant.request.dto';
 
 export class UpdateTenantCommand extends Command<TenantResponse> {
   constructor(

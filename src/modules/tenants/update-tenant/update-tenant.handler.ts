@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccessService } from '../../../shared/access/access.service';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { TenantEntity } from '../../tenancy/domain/tenant.entity';
-import { sameMap, TenantRepository } from '../domain/tenant.repository';
-import { TenantResponse } from '../tenant.response.dto';
+import { TenantEntity } from '../../tenancy';
+import { sameMap, TenantRepository } from '../persistence/tenant.repository';
+import { TenantResponse } from '../dto/tenant.response.dto';
 import { UpdateTenantCommand } from './update-tenant.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 

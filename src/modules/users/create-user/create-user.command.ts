@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
-import type { CreateUserRequest } from './create-user.request.dto';
+import type { UserResponse } from '../../identity';
+import type { CreateUserRequest } from '../dto/create-user.request.dto';
 
 export class CreateUserCommand extends Command<UserResponse> {
   constructor(readonly input: CreateUserRequest) {

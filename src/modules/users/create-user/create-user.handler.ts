@@ -1,10 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { PasswordHasher, passwordPolicyViolation } from '../../identity/domain/password-hasher';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
-import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
+import { PasswordHasher, passwordPolicyViolation, UserEntity, UserResponse } from '../../identity';
+import { UserRepository, USER_CONSTRAINTS } from '../persistence/user.repository';
 import { CreateUserCommand } from './create-user.command';
 
 /** The user and its forced-change credential in one transaction; the response has no username. */

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { UserResponse } from '../../identity/domain/user.response.dto';
-import { UserRepository } from '../domain/user.repository';
+import { UserResponse } from '../../identity';
+import { UserRepository } from '../persistence/user.repository';
 import { GetUserQuery } from './get-user.query';
 
 @QueryHandler(GetUserQuery)

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { UserResponse } from '../../identity';
 
 export class GetUserQuery extends Query<UserResponse> {
   constructor(readonly userId: string) {

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { UserResponse } from '../../identity';
 
 export class GrantPlatformAdminCommand extends Command<UserResponse> {
   constructor(readonly userId: string) {

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
+import { UserEntity, UserResponse } from '../../identity';
 import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
-import { UserRepository } from '../domain/user.repository';
+import { UserRepository } from '../persistence/user.repository';
 import { GrantPlatformAdminCommand } from './grant-platform-admin.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 

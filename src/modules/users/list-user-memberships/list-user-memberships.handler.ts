@@ -2,11 +2,11 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import type { Page } from '../../../shared/pagination/page';
-import { loadMembershipRecords } from '../../memberships/domain/membership.repository';
-import { MembershipEntity } from '../../tenancy/domain/membership.entity';
-import { UserRepository } from '../domain/user.repository';
+import { loadMembershipRecords } from '../../memberships';
+import { MembershipEntity } from '../../tenancy';
+import { UserRepository } from '../persistence/user.repository';
 import { ListUserMembershipsQuery } from './list-user-memberships.query';
-import { UserMembershipResponse } from './user-membership.response.dto';
+import { UserMembershipResponse } from '../dto/user-membership.response.dto';
 
 /**
  * A user's membership history, every tenant and status, oldest first. `tenantId` is a plain

@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { KeysetPaginator } from '../../../shared/pagination/keyset-paginator';
 import { containsPattern } from '../../../shared/pagination/like-pattern';
 import type { Page } from '../../../shared/pagination/page';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
+import { UserEntity, UserResponse } from '../../identity';
 import { ListUsersQuery } from './list-users.query';
 import { searchTerm } from '../../../shared/pagination/tenant-list';
 

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Page } from '../../../shared/pagination/page';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
-import type { ListUsersParams } from './list-users.request.dto';
+import type { UserResponse } from '../../identity';
+import type { ListUsersParams } from '../dto/list-users.request.dto';
 
 export class ListUsersQuery extends Query<Page<UserResponse>> {
   constructor(

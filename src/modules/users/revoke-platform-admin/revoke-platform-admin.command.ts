@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
+import type { UserResponse } from '../../identity';
 
 export class RevokePlatformAdminCommand extends Command<UserResponse> {
   constructor(

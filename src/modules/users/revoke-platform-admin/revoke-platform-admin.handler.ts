@@ -1,10 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
+import { UserEntity, UserResponse } from '../../identity';
 import { PLATFORM_ADMIN_ROLE } from '../domain/platform-role';
 import { lockoutConflict } from '../domain/user-rules';
-import { UserRepository } from '../domain/user.repository';
+import { UserRepository } from '../persistence/user.repository';
 import { RevokePlatformAdminCommand } from './revoke-platform-admin.command';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 

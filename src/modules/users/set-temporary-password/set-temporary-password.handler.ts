@@ -2,11 +2,8 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ValidationFailedError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { PasswordHasher, passwordPolicyViolation } from '../../identity/domain/password-hasher';
-import { SessionService } from '../../identity/domain/session-service';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
-import { UserRepository } from '../domain/user.repository';
+import { PasswordHasher, passwordPolicyViolation, SessionService, UserEntity, UserResponse } from '../../identity';
+import { UserRepository } from '../persistence/user.repository';
 import { temporaryPasswordConflict } from '../domain/user-rules';
 import { SetTemporaryPasswordCommand } from './set-temporary-password.command';
 

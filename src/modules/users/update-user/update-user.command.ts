@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Principal } from '../../../shared/auth/principal';
-import type { UserResponse } from '../../identity/domain/user.response.dto';
-import type { UserChanges } from './update-user.request.dto';
+import type { UserResponse } from '../../identity';
+import type { UserChanges } from '../dto/update-user.request.dto';
 
 export class UpdateUserCommand extends Command<UserResponse> {
   constructor(

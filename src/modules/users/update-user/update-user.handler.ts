@@ -1,12 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
-import { SessionService } from '../../identity/domain/session-service';
-import { UserEntity } from '../../identity/domain/user.entity';
-import { UserResponse } from '../../identity/domain/user.response.dto';
+import { SessionService, UserEntity, UserResponse } from '../../identity';
 import { lockoutConflict } from '../domain/user-rules';
-import { UserRepository, USER_CONSTRAINTS } from '../domain/user.repository';
+import { UserRepository, USER_CONSTRAINTS } from '../persistence/user.repository';
 import { UpdateUserCommand } from './update-user.command';
-import type { UserChanges } from './update-user.request.dto';
+import type { UserChanges } from '../dto/update-user.request.dto';
 import { AuthCache } from '../../../shared/auth/auth-cache';
 
 type ChangedField = keyof UserChanges;

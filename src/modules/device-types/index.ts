@@ -1,0 +1,12 @@
+/*
+ * The device-types module's API for other modules: they import from here, never from its files (checked by
+ * .dependency-cruiser.js).
+ */
+export { DeviceTypesModule } from './device-types.module';
+export { DeviceFieldResponse } from './dto/device-field.response.dto';
+export { OptionalDescription } from './dto/device-type.fields';
+export { FIELD_KEY_PATTERN } from './persistence/device-field-definition.entity';
+export type { FieldStatus, SchemaRef, StorageTarget } from './persistence/device-field-definition.entity';
+export { DeviceFieldReader } from './persistence/device-field.reader';
+export { DeviceTypeEntity } from './persistence/device-type.entity';
+export { DeviceTypeReader } from './persistence/device-type.reader';

@@ -1,4 +1,0 @@
-import { PageResponse } from '../../../shared/pagination/page';
-import { DeviceResponse } from '../domain/device.response.dto';
-
-export class DevicePage extends PageResponse(DeviceResponse) {}

@@ -1,0 +1,4 @@
+import { PageResponse } from '../../../shared/pagination/page';
+import { FlowResponse } from './flow.response.dto';
+
+export class FlowPage extends PageResponse(FlowResponse) {}

@@ -1,0 +1,62 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { VersionRecord, VersionStatus } from '../../../shared/versioning/version-store';
+import type { FlowGraph, ParameterDeclaration } from '../domain/graph/flow-graph';
+
+const iso = (value: unknown): string | null => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+
+/** An immutable version of a flow's graph and parameter declarations. */
+export class FlowVersionResponse {
+  @ApiProperty({ format: 'uuid' })
+  flowVersionId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  flowId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  tenantId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  versionNumber!: number;
+
+  @ApiProperty({ enum: ['draft', 'released', 'deprecated'] })
+  status!: VersionStatus;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: '`flow-graph.v2`: `schemaVersion`, `deviceTypeId`, `nodes` (2..102: one `current-output`, one `timeseries-output`, block nodes), `edges` (≤ 500).',
+  })
+  graph!: FlowGraph;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'Declarations (≤ 50): `key`, `type` (`number`, `string`, `boolean`, `json`), `defaultValue` (typed or null), `description`.',
+  })
+  parameters!: ParameterDeclaration[];
+
+  @ApiProperty({ type: 'string', nullable: true, pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (lowercase hex) of the RFC 8785 canonical JSON of {graph, parameters}; set on release.' })
+  checksum!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  releasedAt!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  static of(version: VersionRecord): FlowVersionResponse {
+    const row = version.row;
+    return {
+      flowVersionId: version.versionId,
+      flowId: version.parentId,
+      tenantId: String(row.tenant_id),
+      versionNumber: version.versionNumber,
+      status: version.status,
+      graph: row.graph as FlowGraph,
+      parameters: row.parameters as ParameterDeclaration[],
+      checksum: (row.checksum as string | null) ?? null,
+      releasedAt: iso(row.released_at),
+      createdAt: iso(row.created_at)!,
+    };
+  }
+}

@@ -1,0 +1,4 @@
+import { PageResponse } from '../../../shared/pagination/page';
+import { ParameterOverrideResponse } from './parameter-override.response.dto';
+
+export class ParameterOverridePage extends PageResponse(ParameterOverrideResponse) {}

@@ -1,0 +1,9 @@
+/*
+ * The flows module's API for other modules: they import from here, never from its files (checked by
+ * .dependency-cruiser.js).
+ */
+export { ActionRequestResponse, ExecutionErrorResponse, NodeTraceResponse } from './dto/execution-result.response.dto';
+export { FlowsModule } from './flows.module';
+export { FlowVersionStore } from './persistence/flow-version.store';
+export { FlowEntity } from './persistence/flow.entity';
+export { FlowRepository } from './persistence/flow.repository';

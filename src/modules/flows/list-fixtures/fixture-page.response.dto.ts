@@ -1,4 +1,0 @@
-import { PageResponse } from '../../../shared/pagination/page';
-import { FixtureResponse } from '../domain/fixture.response.dto';
-
-export class FixturePage extends PageResponse(FixtureResponse) {}

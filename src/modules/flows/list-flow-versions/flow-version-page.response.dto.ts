@@ -1,4 +1,0 @@
-import { NewestFirstPageResponse } from '../../../shared/pagination/newest-first-page';
-import { FlowVersionResponse } from '../domain/flow-version.response.dto';
-
-export class FlowVersionPage extends NewestFirstPageResponse(FlowVersionResponse) {}

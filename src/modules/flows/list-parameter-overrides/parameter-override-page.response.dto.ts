@@ -1,4 +1,0 @@
-import { PageResponse } from '../../../shared/pagination/page';
-import { ParameterOverrideResponse } from '../domain/parameter-override.response.dto';
-
-export class ParameterOverridePage extends PageResponse(ParameterOverrideResponse) {}

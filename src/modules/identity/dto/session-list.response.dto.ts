@@ -1,0 +1,7 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { SessionResponse } from './session.response.dto';
+
+export class SessionList {
+  @ApiProperty({ type: [SessionResponse], maxItems: 10 })
+  items!: SessionResponse[];
+}

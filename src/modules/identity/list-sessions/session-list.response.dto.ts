@@ -1,7 +1,0 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { SessionResponse } from '../domain/session.response.dto';
-
-export class SessionList {
-  @ApiProperty({ type: [SessionResponse], maxItems: 10 })
-  items!: SessionResponse[];
-}

@@ -1,0 +1,6 @@
+/*
+ * The ingestion module's API for other modules: they import from here, never from its files (checked by
+ * .dependency-cruiser.js).
+ */
+export { RawMessageWriter } from './ingest/raw-message-writer';
+export { IngestionModule } from './ingestion.module';

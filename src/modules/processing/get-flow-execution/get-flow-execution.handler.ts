@@ -1,0 +1,45 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
+import type { FlowGraph } from '../../flows/engine';
+import { FlowRepository } from '../../flows/persistence/flow.repository';
+import { ExecutionDetailResponse, ExecutionDetailSources } from '../dto/execution.response.dto';
+import { FlowExecutionEntity } from '../persistence/flow-execution.entity';
+import { GetFlowExecutionQuery } from './get-flow-execution.query';
+
+export const flowExecutionNotFound = () => new ResourceNotFoundError('flow_execution');
+
+/**
+ * One execution of the flow with its input, outputs and trace; another flow's execution is the execution's 404.
+ * The input is rebuilt from the raw message (found by id and receipt time), the trace's node kinds and blocks
+ * from the version's graph.
+ */
+@QueryHandler(GetFlowExecutionQuery)
+export class GetFlowExecutionHandler implements IQueryHandler<GetFlowExecutionQuery, ExecutionDetailResponse> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly flows: FlowRepository,
+  ) {}
+
+  async execute({ caller, flowId, flowExecutionId }: GetFlowExecutionQuery): Promise<ExecutionDetailResponse> {
+    const { access, flow } = await this.flows.resolve(caller.principal, flowId);
+    const row = await this.dataSource
+      .getRepository(FlowExecutionEntity)
+      .createQueryBuilder('e')
+      .addSelect(['e.parameters', 'e.current', 'e.timeseries', 'e.actions', 'e.trace'])
+      .where('e.flow_execution_id = :flowExecutionId AND e.flow_id = :flowId', { flowExecutionId, flowId })
+      .getOne();
+    if (!row) throw flowExecutionNotFound();
+    access.require(caller.permission);
+    const [version] = await this.dataSource.query<{ graph: FlowGraph }[]>(`SELECT graph FROM flow_versions WHERE flow_version_id = $1`, [row.flowVersionId]);
+    let raw: ExecutionDetailSources['raw'] = null;
+    if (row.rawIngestionMessageId !== null) {
+      const [message] = await this.dataSource.query<{ raw_payload: { encoding: string; data: string } | null; connection_data: Record<string, unknown> | null }[]>(
+        `SELECT raw_payload, connection_data FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1 AND received_at = $2`,
+        [row.rawIngestionMessageId, row.rawReceivedAt],
+      );
+      if (message) raw = { rawPayload: message.raw_payload, connectionData: message.connection_data };
+    }
+    return ExecutionDetailResponse.detail(row, { deviceTypeId: flow.deviceTypeId, raw, nodes: version?.graph.nodes ?? [] });
+  }
+}

@@ -1,0 +1,6 @@
+import { TemporaryPassword } from './user.fields';
+
+export class SetTemporaryPasswordRequest {
+  @TemporaryPassword()
+  temporaryPassword!: string;
+}

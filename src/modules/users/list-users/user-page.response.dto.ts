@@ -1,4 +1,0 @@
-import { PageResponse } from '../../../shared/pagination/page';
-import { UserResponse } from '../../identity/domain/user.response.dto';
-
-export class UserPage extends PageResponse(UserResponse) {}

@@ -1,6 +1,0 @@
-import { TemporaryPassword } from '../domain/user-fields';
-
-export class SetTemporaryPasswordRequest {
-  @TemporaryPassword()
-  temporaryPassword!: string;
-}
