@@ -12,8 +12,8 @@ const DEFAULT_POOL: PoolSettings = { poolMax: 10, connectTimeoutMs: 2000, statem
 
 /**
  * The one definition of how Uplink talks to PostgreSQL, shared by the application, the tests and the
- * TypeORM CLI (`ormconfig.ts`). Entities and migrations are listed explicitly, not globbed, so the same list
- * works from `src` under jest and from `dist` in production.
+ * TypeORM CLI (`ormconfig.ts`). Entities and migrations are found by file name (`*.entity.ts`, migrations'
+ * `<timestamp>-<name>.ts`) and loaded with `require`, so the same lists work from `src` under jest and from `dist`.
  */
 export function dataSourceOptions(url: string, pool: Partial<PoolSettings> = {}): DataSourceOptions {
   const settings = { ...DEFAULT_POOL, ...pool };
