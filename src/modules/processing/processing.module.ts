@@ -11,7 +11,7 @@ import { ListFlowExecutionsHandler } from './list-flow-executions/list-flow-exec
 import { IngestionBacklogMetrics } from './pipeline/ingestion-backlog-metrics';
 import { IngestionProcessor } from './pipeline/ingestion-processor';
 import { DeviceParameterResolver } from './run/device-parameter-resolver';
-import { FlowExecutionStore } from './run/flow-execution-store';
+import { FlowExecutionStore } from './persistence/flow-execution.store';
 import { FlowVersionLoader } from './run/flow-version-loader';
 import { processingMetricProviders } from './run/processing-metrics';
 import { StoredUplinkProcessor } from './run/stored-uplink-processor';

@@ -4,7 +4,7 @@ import { DomainError } from '../../../shared/errors/domain-error';
 import { flowVersionNotFound } from '../../flows/persistence/flow-version.store';
 import { FlowVersionPlanner } from '../../flows/domain/flow-version-planner';
 import type { ExecutionPlan, FlowGraph, FlowVersionForPlan, ParameterDeclaration } from '../../flows/engine';
-import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { FieldContractReader } from '../../device-types/persistence/field-contract.reader';
 
 /** A released (or deprecated) flow version ready to run live or in a replay. */
 export interface PreparedFlowVersion {

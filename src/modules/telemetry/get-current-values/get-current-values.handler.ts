@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { fieldContractVersionSql, FieldContractReader } from '../../device-types/persistence/field-contract.reader';
 import type { DeviceFieldDefinitionEntity } from '../../device-types/persistence/device-field-definition.entity';
 import { DeviceFieldResponse } from '../../device-types/dto/device-field.response.dto';
 import { DeviceReader, resolveDeviceSql } from '../../devices/persistence/device.reader';
