@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ActionsModule } from '../actions';
-import { DeviceTypesModule } from '../device-types/device-types.module';
-import { IngestionModule } from '../ingestion/ingestion.module';
+import { DeviceTypesModule } from '../device-types';
+import { IngestionModule } from '../ingestion';
 import { ActivateFlowHandler } from './activate-flow/activate-flow.handler';
 import { CreateFixtureHandler } from './create-fixture/create-fixture.handler';
 import { DeleteFixtureHandler } from './delete-fixture/delete-fixture.handler';

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
 import { ActionsModule } from '../actions';
-import { DeviceTypesModule } from '../device-types/device-types.module';
-import { FlowsModule } from '../flows/flows.module';
-import { IngestionModule } from '../ingestion/ingestion.module';
-import { TelemetryModule } from '../telemetry/telemetry.module';
+import { DeviceTypesModule } from '../device-types';
+import { FlowsModule } from '../flows';
+import { IngestionModule } from '../ingestion';
+import { TelemetryModule } from '../telemetry';
 import { FlowExecutionsController } from './flow-executions.controller';
 import { GetFlowExecutionHandler } from './get-flow-execution/get-flow-execution.handler';
 import { ListFlowExecutionsHandler } from './list-flow-executions/list-flow-executions.handler';
