@@ -221,8 +221,8 @@ async function currentValues(db, database, services, hello, peer, catalog, readD
 
 async function writes(db, catalog) {
   log(`2) write API: ${WRITE_ROWS} measurement rows in batches of ${BATCH}`);
-  const { TelemetryWriter } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'storage', 'telemetry-writer.js'));
-  const { FieldContractReader } = require(join(ROOT, 'dist', 'modules', 'device-types', 'field-contract', 'field-contract.reader.js'));
+  const { TelemetryWriter } = require(join(ROOT, 'dist', 'modules', 'telemetry', 'persistence', 'telemetry-writer.js'));
+  const { FieldContractReader } = require(join(ROOT, 'dist', 'modules', 'device-types', 'persistence', 'field-contract.reader.js'));
   const manager = { query: (sql, params) => db.query(sql, params).then((result) => result.rows) };
   const writer = new TelemetryWriter(new FieldContractReader({ manager }));
   const devices = await seedDevices(db, catalog, 100, 9);

@@ -11,7 +11,7 @@ import { HttpMetricsMiddleware } from './shared/metrics/http-metrics.middleware'
 import { requestStartMiddleware } from './shared/http/request-start.middleware';
 import { setupOpenApi } from './openapi/openapi';
 import { NestLogger } from './logging/nest-logger';
-import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './modules/identity/domain/refresh-cookie';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './shared/auth/refresh-cookie-names';
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 import { answerClientErrors } from './shared/http/client-error';
 

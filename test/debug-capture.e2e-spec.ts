@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DebugCaptureStore } from '../src/modules/flows/debug-capture/debug-capture.store';
+import { DebugCaptureStore } from '../src/modules/flows/persistence/debug-capture.store';
 import { IngestionProcessor } from '../src/modules/processing/pipeline/ingestion-processor';
 import { auditRows } from './support/audit';
 import { loginAdmin } from './support/auth';

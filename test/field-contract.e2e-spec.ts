@@ -1,4 +1,4 @@
-import { FieldContractReader } from '../src/modules/device-types/field-contract/field-contract.reader';
+import { FieldContractReader } from '../src/modules/device-types/persistence/field-contract.reader';
 import { TelemetryWriter, TelemetryWriteRefusedError } from '../src/modules/telemetry/persistence/telemetry-writer';
 import { loginAdmin } from './support/auth';
 import { seedDevice, seedDeviceType, seedField } from './support/devices';

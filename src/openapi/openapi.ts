@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES } from '../shared/errors/error-codes';
-import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/identity/domain/refresh-cookie';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../shared/auth/refresh-cookie-names';
 import { errorEnvelopeExample } from './error-examples';
 import { INTRODUCTION } from './introduction';
 import { errorExample, PARAMETER_EXAMPLES, SCHEMA_EXAMPLES } from './schema-examples';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { FlowActionRequests } from './action-requests/flow-action-requests';
-import { EMAIL_TEMPLATE_LOOKUP, StoredEmailTemplates } from './email-templates/email-template-lookup';
-import { ActionKillSwitches } from './kill-switch/action-kill-switches';
+import { FlowActionRequests } from './persistence/flow-action-requests';
+import { EMAIL_TEMPLATE_LOOKUP, StoredEmailTemplates } from './persistence/email-template-lookup';
+import { ActionKillSwitches } from './persistence/action-kill-switches';
 
 /**
  * Flow actions: the e-mail templates and their versions (`email_templates`, `email_template_versions`) and the

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { CurrentPrincipal, Principal } from '../../shared/auth/principal';
-import { TenantNumberParam } from '../tenants/tenant-number.param';
+import { TenantNumberParam } from '../tenants';
 import { AuditEventPage, GlobalAuditEventPage } from './dto/audit-event.response.dto';
 import { ListAuditLogsQuery } from './list-audit-logs/list-audit-logs.query';
 import { ListAuditLogsParams } from './dto/list-audit-logs.request.dto';

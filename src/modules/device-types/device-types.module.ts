@@ -9,7 +9,7 @@ import { DeviceTypesController } from './device-types.controller';
 import { DeviceFieldReader } from './persistence/device-field.reader';
 import { DeviceTypeReader } from './persistence/device-type.reader';
 import { DeviceTypeRepository } from './persistence/device-type.repository';
-import { FieldContractReader } from './field-contract/field-contract.reader';
+import { FieldContractReader } from './persistence/field-contract.reader';
 import { GetDeviceFieldHandler } from './get-device-field/get-device-field.handler';
 import { GetDeviceTypeHandler } from './get-device-type/get-device-type.handler';
 import { ListDeviceFieldsHandler } from './list-device-fields/list-device-fields.handler';

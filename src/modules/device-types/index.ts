@@ -10,3 +10,6 @@ export type { FieldStatus, SchemaRef, StorageTarget } from './persistence/device
 export { DeviceFieldReader } from './persistence/device-field.reader';
 export { DeviceTypeEntity } from './persistence/device-type.entity';
 export { DeviceTypeReader } from './persistence/device-type.reader';
+export type { DeviceFieldDefinitionEntity } from './persistence/device-field-definition.entity';
+export { fieldContractVersionSql, FieldContractReader } from './persistence/field-contract.reader';
+export type { FieldContract } from './persistence/field-contract.reader';

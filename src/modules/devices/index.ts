@@ -5,3 +5,4 @@
 export { DevicesModule } from './devices.module';
 export { clip } from './domain/device-visibility';
 export { DeviceReader, resolveDeviceSql } from './persistence/device.reader';
+export { recordDevicesLastSeen } from './persistence/device-last-seen';

@@ -5,9 +5,11 @@ import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { ReadById, WriteById } from '../../shared/http/routes';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { EndDebugCaptureCommand, GetDebugCaptureQuery, StartDebugCaptureCommand } from './debug-capture/debug-capture.commands';
-import { FlowDebugCaptureResponse } from './debug-capture/debug-capture.response.dto';
-import { StartDebugCaptureRequest } from './debug-capture/start-debug-capture.request.dto';
+import { FlowDebugCaptureResponse } from './dto/debug-capture.response.dto';
+import { StartDebugCaptureRequest } from './dto/start-debug-capture.request.dto';
+import { EndDebugCaptureCommand } from './end-debug-capture/end-debug-capture.command';
+import { GetDebugCaptureQuery } from './get-debug-capture/get-debug-capture.query';
+import { StartDebugCaptureCommand } from './start-debug-capture/start-debug-capture.command';
 import { DEBUG_CAPTURE_SCHEMA_EXAMPLES, FLOW_DEBUG_CAPTURE_DOCS } from './flow-debug-capture.docs';
 
 const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-level grant.';

@@ -7,3 +7,8 @@ export { FlowsModule } from './flows.module';
 export { FlowVersionStore } from './persistence/flow-version.store';
 export { FlowEntity } from './persistence/flow.entity';
 export { FlowRepository } from './persistence/flow.repository';
+export { FlowVersionPlanner } from './domain/flow-version-planner';
+export { resolveParameters } from './domain/parameter-resolution';
+export { DebugCaptureStore } from './persistence/debug-capture.store';
+export type { OverrideLevel } from './persistence/flow-parameter-override.entity';
+export { flowVersionNotFound } from './persistence/flow-version.store';

@@ -4,3 +4,6 @@
  */
 export { RawMessageWriter } from './ingest/raw-message-writer';
 export { IngestionModule } from './ingestion.module';
+export { RawMessageOutcomes } from './persistence/raw-message-outcomes';
+export type { RawMessageOutcome } from './persistence/raw-message-outcomes';
+export { RawMessagePins } from './persistence/raw-message-pins';

@@ -3,6 +3,17 @@
  * .dependency-cruiser.js).
  */
 export { SCRIPT_CONTRACTS } from './domain/sandbox-contract';
-export type { GateIssue, JsonObject, SampleInput, ScriptArtifact, ScriptContract } from './domain/sandbox-contract';
+export type {
+  GateIssue,
+  InvocationOutcome,
+  JsonObject,
+  JsonValue,
+  SampleInput,
+  ScriptArtifact,
+  ScriptContextData,
+  ScriptContract,
+  ScriptMessage,
+} from './domain/sandbox-contract';
+export { SandboxUnavailableError } from './domain/sandbox.errors';
 export { SandboxModule } from './sandbox.module';
 export { ScriptSandbox } from './script-sandbox';

@@ -3,3 +3,5 @@
  * .dependency-cruiser.js).
  */
 export { TelemetryModule } from './telemetry.module';
+export { TelemetryWriteRefusedError, TelemetryWriter } from './persistence/telemetry-writer';
+export type { TelemetryRow } from './persistence/telemetry-writer';

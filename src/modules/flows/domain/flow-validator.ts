@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
-import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { FieldContractReader } from '../../device-types';
 import type { VersionRecord } from '../../../shared/versioning/version-store';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup, EMAIL_TEMPLATE_LOOKUP, EmailTemplateLookup } from './graph/block-version-lookup';
 import { FieldInfo, ValidationIssue, validationIssues } from './graph/flow-graph-validator';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
 import { FlowEngine, FlowPlanError, type ExecutionPlan, type FieldContractEntry, type FlowGraph, type FlowVersionForPlan, type ResolvedBlockVersion } from '../engine';
-import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { FieldContractReader } from '../../device-types';
 import { BLOCK_VERSION_LOOKUP, BlockVersionLookup } from './graph/block-version-lookup';
 
 /**

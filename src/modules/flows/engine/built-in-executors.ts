@@ -1,4 +1,4 @@
-import type { BuiltInBlockKey } from '../../blocks/domain/built-in-blocks';
+import type { BuiltInBlockKey } from '../../blocks';
 import type { FlowMessage, JsonObject, JsonValue, NodeError, NodeOutcome } from './engine-types';
 import { jsonEqual, readPathText } from './message-path';
 

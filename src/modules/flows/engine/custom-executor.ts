@@ -1,4 +1,4 @@
-import type { ScriptArtifact } from '../../sandbox/domain/sandbox-contract';
+import type { ScriptArtifact } from '../../sandbox';
 import type { NodeExecutor, NodeOutcome, SandboxInvoker } from './engine-types';
 
 /**

@@ -1,4 +1,4 @@
-import type { InvocationOutcome, JsonObject, JsonValue, ScriptArtifact, ScriptContextData, ScriptContract, ScriptMessage } from '../../sandbox/domain/sandbox-contract';
+import type { InvocationOutcome, JsonObject, JsonValue, ScriptArtifact, ScriptContextData, ScriptContract, ScriptMessage } from '../../sandbox';
 import type { FlowGraph, FlowGraphNode, ParameterDeclaration } from '../domain/graph/flow-graph';
 
 export type { JsonObject, JsonValue };

@@ -1,4 +1,4 @@
-import { SandboxUnavailableError } from '../../sandbox/domain/sandbox.errors';
+import { SandboxUnavailableError } from '../../sandbox';
 import type { ActionRequest, ExecuteOptions, ExecutionResult, FlowInput, FlowMessage, JsonObject, JsonValue, NodeError, NodeOutcome, NodeTrace, RunContext } from './engine-types';
 import { resolveParameterRefs, type ExecutionPlan, type PlanNode } from './execution-plan';
 import { decodeRawPayload } from './payload-decoding';

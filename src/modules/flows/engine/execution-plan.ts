@@ -1,4 +1,4 @@
-import { builtInBlock } from '../../blocks/domain/built-in-blocks';
+import { builtInBlock } from '../../blocks';
 import { outputTargetOf, parameterRefOf, portsOf, type OutputTarget } from '../domain/graph/flow-graph';
 import { BUILT_IN_EXECUTORS } from './built-in-executors';
 import { customExecutor } from './custom-executor';

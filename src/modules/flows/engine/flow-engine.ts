@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { ScriptSandbox } from '../../sandbox/script-sandbox';
+import { ScriptSandbox } from '../../sandbox';
 import { evaluateAssertions, type Assertion } from './assertions';
 import type { ExecuteOptions, ExecutionResult, FieldContractEntry, FlowInput, FlowVersionForPlan, JsonObject, ResolvedBlockVersion } from './engine-types';
 import { executePlan } from './execute-plan';

@@ -11,7 +11,7 @@ export { evaluateAssertions } from './assertions';
 export type { Assertion, AssertionResult } from './assertions';
 export { decodeRawPayload } from './payload-decoding';
 export { jsonEqual } from './message-path';
-export { SandboxUnavailableError } from '../../sandbox/domain/sandbox.errors';
+export { SandboxUnavailableError } from '../../sandbox';
 export { FlowEngine, PLAN_CACHE_CAPACITY } from './flow-engine';
 export type { FlowPlanSource } from './flow-engine';
 export { FlowEngineModule } from './flow-engine.module';

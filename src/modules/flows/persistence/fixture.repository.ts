@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { assertLockVersion } from '../../../shared/concurrency/if-match';
 import { ResourceNotFoundError, ValidationFailedError } from '../../../shared/errors/domain-error';
-import { RawMessagePins } from '../../ingestion/persistence/raw-message-pins';
+import { RawMessagePins } from '../../ingestion';
 import { storedUplinkInput, storedUplinkOf, type StoredUplinkRow } from '../engine';
 import { FlowEntity } from './flow.entity';
 import { FlowFixtureEntity } from './flow-fixture.entity';

@@ -1,9 +1,8 @@
 import type { CookieOptions, Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
+import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../../../shared/auth/refresh-cookie-names';
 import { originNotAllowed } from '../../../shared/http/cors-preflight.middleware';
 
-export const SECURE_COOKIE_NAME = '__Host-platform_refresh';
-export const PLAIN_COOKIE_NAME = 'platform_refresh';
 const MAX_AGE_SECONDS = 604800;
 
 /** The refresh cookie: host-only, HttpOnly, SameSite=Strict, Path=/. */

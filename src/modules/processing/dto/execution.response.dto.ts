@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { NewestFirstPageResponse } from '../../../shared/pagination/newest-first-page';
 import type { FlowGraphNode, JsonObject } from '../../flows/engine';
-import { ActionRequestResponse, ExecutionErrorResponse, NodeTraceResponse } from '../../flows/dto/execution-result.response.dto';
+import { ActionRequestResponse, ExecutionErrorResponse, NodeTraceResponse } from '../../flows';
 import { expandTrace } from '../domain/execution-trace';
 import { EXECUTION_MODES, EXECUTION_STATUSES, ExecutionRecordMode, ExecutionStatus, FlowExecutionEntity } from '../persistence/flow-execution.entity';
 

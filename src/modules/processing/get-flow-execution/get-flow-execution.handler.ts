@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import type { FlowGraph } from '../../flows/engine';
-import { FlowRepository } from '../../flows/persistence/flow.repository';
+import { FlowRepository } from '../../flows';
 import { ExecutionDetailResponse, ExecutionDetailSources } from '../dto/execution.response.dto';
 import { FlowExecutionEntity } from '../persistence/flow-execution.entity';
 import { GetFlowExecutionQuery } from './get-flow-execution.query';

@@ -1,4 +1,4 @@
-import { fieldContractVersionSql } from '../../device-types/field-contract/field-contract.reader';
+import { fieldContractVersionSql } from '../../device-types';
 import type { StoredUplinkRow } from '../../flows/engine';
 import type { RoutedDevice } from '../run/message-outcome';
 

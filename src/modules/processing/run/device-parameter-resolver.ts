@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { OverrideLevel } from '../../flows/persistence/flow-parameter-override.entity';
-import { resolveParameters } from '../../flows/domain/parameter-resolution';
+import { resolveParameters, type OverrideLevel } from '../../flows';
 import type { JsonObject, JsonValue } from '../../flows/engine';
 import type { PreparedFlowVersion } from './flow-version-loader';
 import type { RoutedDevice } from './message-outcome';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/errors/domain-error';
-import { flowVersionNotFound } from '../../flows/persistence/flow-version.store';
-import { FlowVersionPlanner } from '../../flows/domain/flow-version-planner';
+import { FieldContractReader } from '../../device-types';
+import { flowVersionNotFound, FlowVersionPlanner } from '../../flows';
 import type { ExecutionPlan, FlowGraph, FlowVersionForPlan, ParameterDeclaration } from '../../flows/engine';
-import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
 
 /** A released (or deprecated) flow version ready to run live or in a replay. */
 export interface PreparedFlowVersion {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { FlowEngine, storedUplinkInput, type JsonObject, type StoredUplink } from '../../flows/engine';
 import { DeviceParameterResolver } from './device-parameter-resolver';
-import { FlowExecutionStore, type StoreOptions } from './flow-execution-store';
+import { FlowExecutionStore, type StoreOptions } from '../persistence/flow-execution.store';
 import { FlowVersionLoader, type PreparedFlowVersion } from './flow-version-loader';
 import { failedResult, type MessageOutcome, type RoutedDevice, type RunMode } from './message-outcome';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DeviceFieldResponse } from '../../device-types/dto/device-field.response.dto';
+import { DeviceFieldResponse } from '../../device-types';
 import { JSON_VALUE_SCHEMAS } from '../../../shared/validation/json-value-schemas';
 
 /** The API record "Current value entry". */

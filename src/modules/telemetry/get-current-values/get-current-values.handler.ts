@@ -1,8 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
-import type { DeviceFieldDefinitionEntity } from '../../device-types/persistence/device-field-definition.entity';
-import { DeviceFieldResponse } from '../../device-types/dto/device-field.response.dto';
-import { DeviceReader, resolveDeviceSql } from '../../devices/persistence/device.reader';
+import { DeviceFieldResponse, fieldContractVersionSql, FieldContractReader, type DeviceFieldDefinitionEntity } from '../../device-types';
+import { DeviceReader, resolveDeviceSql } from '../../devices';
 import { CurrentValueEntry, CurrentValuesResponse } from '../dto/current-values.response.dto';
 import { GetCurrentValuesQuery } from './get-current-values.query';
 

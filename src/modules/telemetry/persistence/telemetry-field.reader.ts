@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldStatus, SchemaRef, StorageTarget } from '../../device-types/persistence/device-field-definition.entity';
-import { FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { FieldContractReader, type FieldStatus, type SchemaRef, type StorageTarget } from '../../device-types';
 
 /** What storing and reading telemetry needs of a field definition. */
 export interface TelemetryField {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { FieldContract, fieldContractVersionSql, FieldContractReader } from '../../device-types/field-contract/field-contract.reader';
+import { FieldContract, fieldContractVersionSql, FieldContractReader } from '../../device-types';
 import { jsonText, TelemetryValue } from '../domain/check-value';
 
 /** One value of one field of one device, as a flow execution stores it. */

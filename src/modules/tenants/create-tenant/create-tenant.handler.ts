@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { ActionKillSwitches } from '../../actions';
-import { TenantEntity } from '../../tenancy/persistence/tenant.entity';
+import { TenantEntity } from '../../tenancy';
 import { TenantRepository, TENANT_CONSTRAINTS } from '../persistence/tenant.repository';
 import { TenantResponse } from '../dto/tenant.response.dto';
 import { CreateTenantCommand } from './create-tenant.command';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ScriptArtifact, ScriptContract } from '../../../sandbox/domain/sandbox-contract';
+import type { ScriptArtifact, ScriptContract } from '../../../sandbox';
 
 /** What flow validation needs to know of a custom block version. */
 export interface CustomBlockVersionInfo {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ScriptContract } from '../../../sandbox/domain/sandbox-contract';
+import type { ScriptContract } from '../../../sandbox';
 import type { BlockVersionLookup, CustomBlockVersionInfo } from './block-version-lookup';
 
 interface VersionRow {

@@ -1,6 +1,6 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { builtInBlock, BUILT_IN_BLOCKS } from '../../../blocks/domain/built-in-blocks';
+import { builtInBlock, BUILT_IN_BLOCKS } from '../../../blocks';
 import type { CustomBlockVersionInfo, EmailTemplateInfo } from './block-version-lookup';
 import { FlowGraph, FlowGraphNode, OUTPUT_KINDS, outputTargetOf, parameterRefOf, ParameterDeclaration, ParameterType, portsOf, valueFitsType } from './flow-graph';
 

@@ -1,6 +1,6 @@
 import type { FieldViolation, ValidationRule } from '../../../../shared/errors/error-codes';
-import { builtInBlock } from '../../../blocks/domain/built-in-blocks';
-import type { JsonObject, JsonValue } from '../../../sandbox/domain/sandbox-contract';
+import { builtInBlock } from '../../../blocks';
+import type { JsonObject, JsonValue } from '../../../sandbox';
 
 export type { JsonObject, JsonValue };
 

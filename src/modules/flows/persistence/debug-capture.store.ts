@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { FlowDebugCaptureResponse } from './debug-capture.response.dto';
+import type { FlowDebugCaptureResponse } from '../dto/debug-capture.response.dto';
 
 /** How long a replica trusts its list of flows with an active capture before reading it again. */
 export const ACTIVE_CAPTURES_TTL_MS = 1000;

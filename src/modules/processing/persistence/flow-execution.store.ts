@@ -4,10 +4,10 @@ import type { Counter, Histogram } from 'prom-client';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { FlowActionRequests } from '../../actions';
 import type { ExecutionResult } from '../../flows/engine';
-import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry/persistence/telemetry-writer';
+import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry';
 import { compactTrace } from '../domain/execution-trace';
-import { failedResult, type MessageOutcome, type RunMode } from './message-outcome';
-import { FLOW_EXECUTION_DURATION, FLOW_EXECUTIONS_TOTAL } from './processing-metrics';
+import { failedResult, type MessageOutcome, type RunMode } from '../run/message-outcome';
+import { FLOW_EXECUTION_DURATION, FLOW_EXECUTIONS_TOTAL } from '../run/processing-metrics';
 
 export interface StoreOptions {
   mode: RunMode;

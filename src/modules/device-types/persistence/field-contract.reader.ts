@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { DeviceFieldDefinitionEntity } from '../persistence/device-field-definition.entity';
+import { DeviceFieldDefinitionEntity } from './device-field-definition.entity';
 
 /** A field of a contract: a frozen copy of the definition, shared by every caller (never change it). */
 export type ContractField = Readonly<DeviceFieldDefinitionEntity>;
