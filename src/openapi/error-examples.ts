@@ -1,5 +1,5 @@
 import type { DeclaredErrors } from '../shared/http/route-docs';
-import { errorExample } from './schema-examples';
+import { CORRELATION_ID } from '../shared/http/example-values';
 
 /** What an operation's error examples are built from: its path, its access metadata and its declared errors. */
 export interface OperationFacts {
@@ -112,4 +112,9 @@ export function errorEnvelopeExample(status: number, facts: OperationFacts): Rec
     default:
       return undefined;
   }
+}
+
+/** An error envelope example, with the correlation id the other examples show. */
+export function errorExample(code: string, category: string, message: string, details?: Record<string, unknown>): Record<string, unknown> {
+  return { error: { code, category, message, correlationId: CORRELATION_ID, ...(details ? { details } : {}) } };
 }

@@ -2,9 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES } from '../shared/errors/error-codes';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from '../shared/auth/refresh-cookie-names';
-import { errorEnvelopeExample } from './error-examples';
+import { errorEnvelopeExample, errorExample } from './error-examples';
 import { INTRODUCTION } from './introduction';
-import { errorExample, PARAMETER_EXAMPLES, SCHEMA_EXAMPLES } from './schema-examples';
 import { collectRouteDocs, describeAccess, RouteDocs } from './route-docs-collector';
 
 /**
@@ -92,17 +91,17 @@ export function operationsOf(document: OpenAPIObject): { path: string; method: s
  * Adds what the decorators do not carry: each operation's summary and description (its access rule written from
  * the route's metadata), a realistic example on every request and response schema and required parameter, and a
  * realistic error envelope on each error response an operation declares. All of it comes from the docs each
- * controller carries (@ApiDocs) and from the examples here that several modules share.
+ * controller carries (@ApiDocs).
  */
 function withDocumentation(document: OpenAPIObject, docs: RouteDocs): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [name, example] of Object.entries({ ...SCHEMA_EXAMPLES, ...docs.schemas })) {
+  for (const [name, example] of Object.entries(docs.schemas)) {
     if (schemas[name]) schemas[name].example = example;
   }
   if (schemas.ErrorEnvelope) {
     schemas.ErrorEnvelope.example = errorExample('RESOURCE_NOT_FOUND', 'not_found', 'The device was not found.', { resourceType: 'device' });
   }
-  const parameterExamples = { ...PARAMETER_EXAMPLES, ...docs.parameters };
+  const parameterExamples = docs.parameters;
   for (const { path, operation } of operationsOf(document)) {
     const route = operation.operationId ? docs.operations.get(operation.operationId) : undefined;
     const permission = operation['x-uplink-permission'];

@@ -47,6 +47,23 @@ describe('collectRouteDocs', () => {
     }
     expect(() => collectRouteDocs(appWith(StaleController))).toThrow('StaleController documents operations it does not serve: things_gone');
   });
+
+  it('merges the examples of every controller and fails when two give one name different examples', () => {
+    @ApiDocs({}, { schemas: { ThingResponse: { thingId: 't1' } }, parameters: { thingId: 't1', 'If-Match': '"3"' } })
+    @Controller('v1')
+    class ThingsController {}
+    @ApiDocs({}, { parameters: { otherId: 'o1', 'If-Match': '"3"' } })
+    @Controller('v1')
+    class OthersController {}
+    expect(collectRouteDocs(appWith(ThingsController, OthersController)).parameters).toEqual({ thingId: 't1', 'If-Match': '"3"', otherId: 'o1' });
+
+    @ApiDocs({}, { parameters: { thingId: 't2' } })
+    @Controller('v1')
+    class ClashingController {}
+    expect(() => collectRouteDocs(appWith(ThingsController, ClashingController))).toThrow(
+      "ClashingController: parameter thingId has an example that differs from another controller's",
+    );
+  });
 });
 
 describe('describeAccess', () => {

@@ -19,6 +19,8 @@ export interface RouteDocs {
 /**
  * The docs every registered controller carries (@ApiDocs) and the access metadata of each of its routes, keyed by
  * operationId. A docs entry naming no route of its controller is an error: it would never reach the document.
+ * Examples are merged across controllers (a parameter such as `deviceId` is shown on every module's routes), so
+ * two controllers giving one schema or parameter different examples is an error too.
  */
 export function collectRouteDocs(app: INestApplication): RouteDocs {
   const result: RouteDocs = { operations: new Map(), schemas: {}, parameters: {} };
@@ -30,8 +32,8 @@ export function collectRouteDocs(app: INestApplication): RouteDocs {
   }
   for (const controller of controllers) {
     const docs = Reflect.getMetadata(API_DOCS, controller) as ControllerDocs | undefined;
-    Object.assign(result.schemas, docs?.schemas);
-    Object.assign(result.parameters, docs?.parameters);
+    mergeExamples(result.schemas, docs?.schemas, `${controller.name}: schema`);
+    mergeExamples(result.parameters, docs?.parameters, `${controller.name}: parameter`);
     const classAdminOnly = Reflect.getMetadata(PLATFORM_ADMIN_ONLY, controller) === true;
     const prototype = controller.prototype as Record<string, unknown>;
     const documented = new Set<string>();
@@ -65,4 +67,13 @@ export function describeAccess(permission: { permission: string; scope: string }
   }
   if (!permission) return undefined;
   return `**Access**: \`${permission.permission}\` ${SCOPES[permission.scope]}; platform administrators hold every permission. A visible target without the permission is 403 \`missing_permission\`.`;
+}
+
+function mergeExamples(into: Record<string, unknown>, from: Record<string, unknown> | undefined, what: string): void {
+  for (const [name, example] of Object.entries(from ?? {})) {
+    if (name in into && JSON.stringify(into[name]) !== JSON.stringify(example)) {
+      throw new Error(`${what} ${name} has an example that differs from another controller's`);
+    }
+    into[name] = example;
+  }
 }

@@ -11,11 +11,12 @@ import { ListTenantAuditLogsQuery } from './list-tenant-audit-logs/list-tenant-a
 import { ListTenantAuditLogsParams } from './dto/list-tenant-audit-logs.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { AUDIT_LOGS_DOCS } from './audit-logs.docs';
+import { AUDIT_PARAMETER_EXAMPLES, AUDIT_SCHEMA_EXAMPLES } from './audit.examples';
 import { Route } from '../../shared/http/routes';
 
 @ApiTags('audit')
 @ApiBearerAuth()
-@ApiDocs(AUDIT_LOGS_DOCS)
+@ApiDocs(AUDIT_LOGS_DOCS, { schemas: AUDIT_SCHEMA_EXAMPLES, parameters: AUDIT_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class AuditLogsController {
   constructor(private readonly queryBus: QueryBus) {}

@@ -16,6 +16,7 @@ import { ListGlobalFlowBlocksQuery, ListTenantFlowBlocksQuery } from './list-flo
 import { CreateFlowBlockRequest, ListFlowBlocksParams, UpdateFlowBlockRequest } from './dto/flow-block.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { FLOW_BLOCKS_DOCS } from './flow-blocks.docs';
+import { BLOCKS_PARAMETER_EXAMPLES, BLOCKS_SCHEMA_EXAMPLES } from './blocks.examples';
 import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 export class FlowBlockPage extends PageResponse(FlowBlockResponse) {}
@@ -25,7 +26,7 @@ const BLOCK_404 = 'Missing, or a block of a tenant the caller holds no effective
 /** Custom blocks: global ones (platform administrators write, every signed-in user reads) and tenant ones. */
 @ApiTags('flow-blocks')
 @ApiBearerAuth()
-@ApiDocs(FLOW_BLOCKS_DOCS)
+@ApiDocs(FLOW_BLOCKS_DOCS, { schemas: BLOCKS_SCHEMA_EXAMPLES, parameters: BLOCKS_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class FlowBlocksController {
   constructor(

@@ -18,11 +18,12 @@ import { UpdateDeviceTypeCommand } from './update-device-type/update-device-type
 import { UpdateDeviceTypeRequest } from './dto/update-device-type.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { DEVICE_TYPES_DOCS } from './device-types.docs';
+import { DEVICE_TYPES_PARAMETER_EXAMPLES, DEVICE_TYPES_SCHEMA_EXAMPLES } from './device-types.examples';
 import { ReadById, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 @ApiTags('device-types')
 @ApiBearerAuth()
-@ApiDocs(DEVICE_TYPES_DOCS)
+@ApiDocs(DEVICE_TYPES_DOCS, { schemas: DEVICE_TYPES_SCHEMA_EXAMPLES, parameters: DEVICE_TYPES_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class DeviceTypesController {
   constructor(

@@ -16,13 +16,14 @@ import { UpdateDeviceCommand } from './update-device/update-device.command';
 import { UpdateDeviceRequest } from './dto/update-device.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { DEVICES_DOCS } from './devices.docs';
+import { DEVICES_PARAMETER_EXAMPLES, DEVICES_SCHEMA_EXAMPLES } from './devices.examples';
 import { ReadById, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 const INVALID_STATE = '`invalid_state` (+`currentStatus`): not an allowed move from the current status (`active` ⇄ `disabled`, either → `retired`).';
 
 @ApiTags('devices')
 @ApiBearerAuth()
-@ApiDocs(DEVICES_DOCS)
+@ApiDocs(DEVICES_DOCS, { schemas: DEVICES_SCHEMA_EXAMPLES, parameters: DEVICES_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class DevicesController {
   constructor(

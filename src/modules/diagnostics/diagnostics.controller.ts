@@ -11,12 +11,13 @@ import { GetVersionQuery } from './get-version/get-version.query';
 import { VersionResponse } from './dto/version.response.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { DIAGNOSTICS_DOCS } from './diagnostics.docs';
+import { DIAGNOSTICS_SCHEMA_EXAMPLES } from './diagnostics.examples';
 import { Route } from '../../shared/http/routes';
 
 /** Version and echo: any authenticated caller; readiness detail: platform admins only. */
 @ApiTags('diagnostics')
 @ApiBearerAuth()
-@ApiDocs(DIAGNOSTICS_DOCS)
+@ApiDocs(DIAGNOSTICS_DOCS, { schemas: DIAGNOSTICS_SCHEMA_EXAMPLES })
 @Controller('v1/diagnostics')
 export class DiagnosticsController {
   constructor(private readonly queryBus: QueryBus) {}

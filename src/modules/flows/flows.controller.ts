@@ -21,6 +21,7 @@ import { UpdateFlowCommand } from './update-flow/update-flow.command';
 import { UpdateFlowRequest } from './dto/update-flow.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { FLOWS_DOCS } from './flows.docs';
+import { FLOWS_PARAMETER_EXAMPLES, FLOWS_SCHEMA_EXAMPLES } from './flows.examples';
 import { ReadById, Route, TenantList, WriteById } from '../../shared/http/routes';
 
 const NOT_FOUND = 'Missing, or in a tenant the caller has no effective grant in: one answer (`resourceType` `flow`).';
@@ -28,7 +29,7 @@ const FORBIDDEN = '`missing_permission`: needs the permission through a tenant-l
 
 @ApiTags('flows')
 @ApiBearerAuth()
-@ApiDocs(FLOWS_DOCS)
+@ApiDocs(FLOWS_DOCS, { schemas: FLOWS_SCHEMA_EXAMPLES, parameters: FLOWS_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class FlowsController {
   constructor(

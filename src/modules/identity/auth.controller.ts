@@ -19,10 +19,11 @@ import { LogoutCommand } from './logout/logout.command';
 import { RefreshCommand } from './refresh/refresh.command';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { AUTH_DOCS } from './auth.docs';
+import { IDENTITY_PARAMETER_EXAMPLES, IDENTITY_SCHEMA_EXAMPLES } from './identity.examples';
 import { Route } from '../../shared/http/routes';
 
 @ApiTags('auth')
-@ApiDocs(AUTH_DOCS)
+@ApiDocs(AUTH_DOCS, { schemas: IDENTITY_SCHEMA_EXAMPLES, parameters: IDENTITY_PARAMETER_EXAMPLES })
 @Controller('v1/auth')
 export class AuthController {
   constructor(

@@ -17,11 +17,12 @@ import { UpdateMembershipCommand } from './update-membership/update-membership.c
 import { UpdateMembershipRequest } from './dto/update-membership.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { MEMBERSHIPS_DOCS } from './memberships.docs';
+import { MEMBERSHIPS_PARAMETER_EXAMPLES, MEMBERSHIPS_SCHEMA_EXAMPLES } from './memberships.examples';
 import { ReadById, Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('memberships')
 @ApiBearerAuth()
-@ApiDocs(MEMBERSHIPS_DOCS)
+@ApiDocs(MEMBERSHIPS_DOCS, { schemas: MEMBERSHIPS_SCHEMA_EXAMPLES, parameters: MEMBERSHIPS_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class MembershipsController {
   constructor(

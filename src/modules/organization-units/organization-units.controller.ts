@@ -18,11 +18,12 @@ import { UpdateOrganizationUnitCommand } from './update-organization-unit/update
 import { UpdateOrganizationUnitRequest } from './dto/update-organization-unit.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { ORGANIZATION_UNITS_DOCS } from './organization-units.docs';
+import { ORGANIZATION_UNITS_PARAMETER_EXAMPLES, ORGANIZATION_UNITS_SCHEMA_EXAMPLES } from './organization-units.examples';
 import { ReadById, Route, TenantCreate, TenantList, WriteById } from '../../shared/http/routes';
 
 @ApiTags('organization-units')
 @ApiBearerAuth()
-@ApiDocs(ORGANIZATION_UNITS_DOCS)
+@ApiDocs(ORGANIZATION_UNITS_DOCS, { schemas: ORGANIZATION_UNITS_SCHEMA_EXAMPLES, parameters: ORGANIZATION_UNITS_PARAMETER_EXAMPLES })
 @Controller('v1')
 export class OrganizationUnitsController {
   constructor(

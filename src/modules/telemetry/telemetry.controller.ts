@@ -10,12 +10,13 @@ import { ListMeasurementsParams } from './dto/list-measurements.request.dto';
 import { MeasurementBucket, MeasurementPage, MeasurementPoint } from './dto/measurement-page.response.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { TELEMETRY_DOCS } from './telemetry.docs';
+import { TELEMETRY_PARAMETER_EXAMPLES, TELEMETRY_SCHEMA_EXAMPLES } from './telemetry.examples';
 import { Route } from '../../shared/http/routes';
 
 @ApiTags('telemetry')
 @ApiBearerAuth()
 @ApiExtraModels(MeasurementPoint, MeasurementBucket)
-@ApiDocs(TELEMETRY_DOCS)
+@ApiDocs(TELEMETRY_DOCS, { schemas: TELEMETRY_SCHEMA_EXAMPLES, parameters: TELEMETRY_PARAMETER_EXAMPLES })
 @Controller('v1/devices')
 export class TelemetryController {
   constructor(private readonly queryBus: QueryBus) {}

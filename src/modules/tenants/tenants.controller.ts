@@ -16,11 +16,12 @@ import { UpdateTenantCommand } from './update-tenant/update-tenant.command';
 import { UpdateTenantRequest } from './dto/update-tenant.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { TENANTS_DOCS } from './tenants.docs';
+import { TENANTS_PARAMETER_EXAMPLES, TENANTS_SCHEMA_EXAMPLES } from './tenants.examples';
 import { Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('tenants')
 @ApiBearerAuth()
-@ApiDocs(TENANTS_DOCS)
+@ApiDocs(TENANTS_DOCS, { schemas: TENANTS_SCHEMA_EXAMPLES, parameters: TENANTS_PARAMETER_EXAMPLES })
 @Controller('v1/tenants')
 export class TenantsController {
   constructor(

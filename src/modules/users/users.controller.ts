@@ -22,12 +22,13 @@ import { UpdateUserCommand } from './update-user/update-user.command';
 import { UpdateUserRequest } from './dto/update-user.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { USERS_DOCS } from './users.docs';
+import { USERS_PARAMETER_EXAMPLES, USERS_SCHEMA_EXAMPLES } from './users.examples';
 import { Route, WriteById } from '../../shared/http/routes';
 
 @ApiTags('users')
 @ApiBearerAuth()
 @PlatformAdminOnly()
-@ApiDocs(USERS_DOCS)
+@ApiDocs(USERS_DOCS, { schemas: USERS_SCHEMA_EXAMPLES, parameters: USERS_PARAMETER_EXAMPLES })
 @Controller('v1/users')
 export class UsersController {
   constructor(
