@@ -15,17 +15,11 @@ const DIST = join(__dirname, '..', 'dist');
 const { NestFactory } = require('@nestjs/core');
 const { AppModule } = require(join(DIST, 'app.module'));
 const { AppConfig } = require(join(DIST, 'config', 'app-config'));
-const { buildOpenApiDocument } = require(join(DIST, 'openapi', 'openapi'));
+const { buildOpenApiDocument, DOCUMENT_ONLY_ENV } = require(join(DIST, 'openapi', 'openapi'));
 
 async function main() {
   const target = resolve(process.argv[2] ?? 'openapi.json');
-  const config = AppConfig.fromEnv({
-    NODE_ENV: 'production',
-    METRICS_TOKEN: 'unused-for-openapi-only',
-    JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    CURSOR_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    LOG_LEVEL: 'silent',
-  });
+  const config = AppConfig.fromEnv(DOCUMENT_ONLY_ENV);
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   const document = buildOpenApiDocument(app, config.version);
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);

@@ -6,20 +6,14 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
-import { buildOpenApiDocument, operationsOf } from './openapi';
+import { buildOpenApiDocument, DOCUMENT_ONLY_ENV, operationsOf } from './openapi';
 import { collectRouteDocs } from './route-docs-collector';
 
 type Schema = Record<string, unknown>;
 
 /** The document as `/docs/openapi.json` serves it, built in-process without a database (preview mode). */
 async function buildDocument(): Promise<{ document: OpenAPIObject; examples: Record<string, unknown> }> {
-  const config = AppConfig.fromEnv({
-    NODE_ENV: 'production',
-    METRICS_TOKEN: 'unused-for-openapi-only',
-    JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    CURSOR_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    LOG_LEVEL: 'silent',
-  });
+  const config = AppConfig.fromEnv(DOCUMENT_ONLY_ENV);
   const app: INestApplication = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   try {
     const document = JSON.parse(JSON.stringify(buildOpenApiDocument(app, config.version))) as OpenAPIObject;

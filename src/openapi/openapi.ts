@@ -7,6 +7,19 @@ import { INTRODUCTION } from './introduction';
 import { collectRouteDocs, describeAccess, RouteDocs } from './route-docs-collector';
 
 /**
+ * The environment that builds the application in preview mode only to write its document: production rules, with
+ * placeholder secrets that are never used (nothing is served, signed or connected). Used by the document test, the
+ * tests' document helper and `scripts/write-openapi.js`.
+ */
+export const DOCUMENT_ONLY_ENV = {
+  NODE_ENV: 'production',
+  METRICS_TOKEN: 'unused-for-openapi-only',
+  JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
+  CURSOR_SECRET: 'unused-for-openapi-only-0123456789abcdef',
+  LOG_LEVEL: 'silent',
+} as const;
+
+/**
  * `refreshCookie` names the cookie the running configuration sets (`__Host-platform_refresh`, or
  * `platform_refresh` with REFRESH_COOKIE_SECURE=false), so the document never describes another one.
  */

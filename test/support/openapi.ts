@@ -4,17 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/app-config';
-import { buildOpenApiDocument } from '../../src/openapi/openapi';
+import { buildOpenApiDocument, DOCUMENT_ONLY_ENV } from '../../src/openapi/openapi';
 
 /** The document as `/docs/openapi.json` serves it, built in-process without a database (preview mode). */
 export async function buildOpenApi(): Promise<OpenAPIObject> {
-  const config = AppConfig.fromEnv({
-    NODE_ENV: 'production',
-    METRICS_TOKEN: 'unused-for-openapi-only',
-    JWT_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    CURSOR_SECRET: 'unused-for-openapi-only-0123456789abcdef',
-    LOG_LEVEL: 'silent',
-  });
+  const config = AppConfig.fromEnv(DOCUMENT_ONLY_ENV);
   const app: INestApplication = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
   try {
     return JSON.parse(JSON.stringify(buildOpenApiDocument(app, config.version))) as OpenAPIObject;
