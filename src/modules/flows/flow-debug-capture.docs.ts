@@ -1,6 +1,6 @@
 import { defineDocs, lines } from '../../shared/http/route-docs';
+import { FLOW_ID } from '../../shared/http/example-values';
 
-const FLOW_ID = 'b6d767d2-f8ed-4d21-8a4f-5b3c2d1e0f9a';
 
 const EXISTENCE_404 =
   '**404** `RESOURCE_NOT_FOUND` (`flow`): the flow is missing, in another tenant, or outside the caller’s scope; all three get the same answer, never a 403.';

@@ -2,10 +2,8 @@
  * Examples of the flow, flow version, fixture, preview and parameter schemas and of the parameters of their routes,
  * attached to the flows controller with @ApiDocs.
  */
-import { DEVICE_ID, DEVICE_TYPE_ID, IF_MATCH, TENANT_ID, TENANT_NUMBER, page } from '../../shared/http/example-values';
+import { DEVICE_ID, DEVICE_TYPE_ID, FLOW_ID, FLOW_VERSION_ID, IF_MATCH, TENANT_ID, TENANT_NUMBER, page } from '../../shared/http/example-values';
 
-const FLOW_ID = 'b6d767d2-f8ed-4d21-8a4f-5b3c2d1e0f9a';
-const FLOW_VERSION_ID = '37693cfc-7480-4f9e-9c1b-2a3d4e5f6a7b';
 const FLOW_VERSION2_ID = '1ff1de77-4005-48da-a1c2-b3d4e5f6a7b8';
 const FIXTURE_ID = '8e296a06-7a2b-4c1d-9e3f-0a1b2c3d4e5f';
 const OVERRIDE_ID = '4e732ced-3463-4d06-8f9a-0b1c2d3e4f5a';

@@ -3,11 +3,9 @@
  * ingestion credentials controller with @ApiDocs.
  */
 import { CHIRPSTACK_UP_EXAMPLE } from './ingest.docs';
+import { CURSOR, RAW_INGESTION_MESSAGE_ID, TENANT_ID } from '../../shared/http/example-values';
 
 const CREDENTIAL_ID = '2b7e1516-28ae-4d2a-a6ab-f7158809cf4f';
-const TENANT_ID = '5b0c7e2a-3f41-4d8e-9a6b-1c2d3e4f5a6b';
-const RAW_ID = '7d1f3a9c-5e2b-4c8d-9f6a-0b1c2d3e4f50';
-const CURSOR = 'eyJ2IjoxLCJrIjpbIjIwMjYtMDMtMTRUMDk6MjY6NTMuNTg5WiIsIjliZjMxYzdmIl19.Qm9fS2lYc1VhN3JwZ0pXbFh0N2c';
 
 const credential = {
   ingestionCredentialId: CREDENTIAL_ID,
@@ -22,7 +20,7 @@ const credential = {
 };
 
 const rawMessage = {
-  rawIngestionMessageId: RAW_ID,
+  rawIngestionMessageId: RAW_INGESTION_MESSAGE_ID,
   receivedAt: '2026-03-14T09:34:16.002Z',
   source: 'chirpstack',
   event: 'up',
@@ -44,7 +42,7 @@ export const INGESTION_SCHEMA_EXAMPLES: Record<string, unknown> = {
   IngestionCredentialResponse: credential,
   CreatedIngestionCredentialResponse: { ...credential, lastUsedAt: null, token: 'uit_q3Zk8fVnR2xW7pL0aB4cD6eF8gH1iJ3kL5mN7oP9qRs' },
   IngestionCredentialPage: { items: [credential], totalCount: 1 },
-  IngestAckResponse: { rawIngestionMessageId: RAW_ID, receivedAt: '2026-03-14T09:34:16.002Z', duplicate: false },
+  IngestAckResponse: { rawIngestionMessageId: RAW_INGESTION_MESSAGE_ID, receivedAt: '2026-03-14T09:34:16.002Z', duplicate: false },
   RawMessagePage: { items: [rawMessage], nextCursor: CURSOR },
   RawMessageDetailResponse: {
     ...rawMessage,
@@ -56,5 +54,5 @@ export const INGESTION_SCHEMA_EXAMPLES: Record<string, unknown> = {
 
 export const INGESTION_PARAMETER_EXAMPLES: Record<string, unknown> = {
   ingestionCredentialId: CREDENTIAL_ID,
-  rawIngestionMessageId: RAW_ID,
+  rawIngestionMessageId: RAW_INGESTION_MESSAGE_ID,
 };

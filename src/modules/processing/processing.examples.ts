@@ -3,17 +3,11 @@
  * executions controller with @ApiDocs.
  */
 
-const TENANT_ID = '5b0c7e2a-3f41-4d8e-9a6b-1c2d3e4f5a6b';
-const USER_ID = '8f14e45f-ceea-4e7a-8b2d-6c1f0a9d3b57';
-const DEVICE_TYPE_ID = '3c59dc04-8e1a-4b2f-9d6c-7e8f9a0b1c2d';
-const DEVICE_ID = '9bf31c7f-f062-4f36-a9d1-2e8c4b7a5d60';
-const FLOW_ID = 'b6d767d2-f8ed-4d21-8a4f-5b3c2d1e0f9a';
-const FLOW_VERSION_ID = '37693cfc-7480-4f9e-9c1b-2a3d4e5f6a7b';
+import { CURSOR, DEVICE_ID, DEVICE_TYPE_ID, FLOW_ID, FLOW_VERSION_ID, RAW_INGESTION_MESSAGE_ID, TENANT_ID, USER_ID } from '../../shared/http/example-values';
+
 const ACTIVE_VERSION_ID = '1ff1de77-4005-48da-a2b1-c3d4e5f6a7b8';
 const EXECUTION_ID = 'f457c545-a9de-48f2-9b8c-7d6e5f4a3b21';
 const REPLAY_ID = 'c0c7c76d-30bd-4c3a-9f1e-2d3c4b5a6978';
-const RAW_ID = '7d1f3a9c-5e2b-4c8d-9f6a-0b1c2d3e4f50';
-const CURSOR = 'eyJ2IjoxLCJrIjpbIjIwMjYtMDMtMTRUMDk6MjY6NTMuNTg5WiIsIjliZjMxYzdmIl19.Qm9fS2lYc1VhN3JwZ0pXbFh0N2c';
 
 const execution = {
   flowExecutionId: EXECUTION_ID,
@@ -24,7 +18,7 @@ const execution = {
   deviceId: DEVICE_ID,
   mode: 'live',
   replayId: null,
-  rawIngestionMessageId: RAW_ID,
+  rawIngestionMessageId: RAW_INGESTION_MESSAGE_ID,
   rawReceivedAt: '2026-03-14T09:34:16.002Z',
   observedAt: '2026-03-14T09:34:15.775Z',
   correlationId: '3f1c9a52-8d4e-4f7b-9a61-0c2e5b7d9e14',
@@ -76,7 +70,7 @@ const replay = {
     fields: { 'volume.total': { changed: 1340, maxAbsDelta: 111.11 } },
     examples: [
       {
-        rawIngestionMessageId: RAW_ID,
+        rawIngestionMessageId: RAW_INGESTION_MESSAGE_ID,
         deviceId: DEVICE_ID,
         observedAt: '2026-03-01T00:04:12.331Z',
         active: { status: 'succeeded', current: { 'volume.total': 12.345, 'battery.mv': 3700 }, timeseries: { 'volume.total': 12.345 } },

@@ -14,6 +14,9 @@ export const DEVICE_TYPE_ID = '3c59dc04-8e1a-4b2f-9d6c-7e8f9a0b1c2d';
 export const FIELD_ID = 'e4da3b7f-bbce-4345-8777-2b0675c2f7a9';
 export const DEVICE_ID = '9bf31c7f-f062-4f36-a9d1-2e8c4b7a5d60';
 export const ASSIGNMENT_ID = '45c48cce-2e2d-4fbd-aa1a-f4d1c6b3e7a2';
+export const FLOW_ID = 'b6d767d2-f8ed-4d21-8a4f-5b3c2d1e0f9a';
+export const FLOW_VERSION_ID = '37693cfc-7480-4f9e-9c1b-2a3d4e5f6a7b';
+export const RAW_INGESTION_MESSAGE_ID = '7d1f3a9c-5e2b-4c8d-9f6a-0b1c2d3e4f50';
 export const CORRELATION_ID = '3f1c9a52-8d4e-4f7b-9a61-0c2e5b7d9e14';
 export const CURSOR = 'eyJ2IjoxLCJrIjpbIjIwMjYtMDMtMTRUMDk6MjY6NTMuNTg5WiIsIjliZjMxYzdmIl19.Qm9fS2lYc1VhN3JwZ0pXbFh0N2c';
 
