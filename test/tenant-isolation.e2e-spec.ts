@@ -52,6 +52,15 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET block catalog', method: 'get', path: (n) => `/v1/tenants/${n}/flow-block-catalog` },
   { name: 'GET ingestion credentials', method: 'get', path: (n) => `/v1/tenants/${n}/ingestion-credentials` },
   { name: 'POST ingestion credential', method: 'post', path: (n) => `/v1/tenants/${n}/ingestion-credentials`, body: { name: 'Probe' } },
+  { name: 'GET e-mail templates', method: 'get', path: (n) => `/v1/tenants/${n}/email-templates` },
+  { name: 'POST e-mail template', method: 'post', path: (n) => `/v1/tenants/${n}/email-templates`, body: { key: 'probe-template', name: 'Probe' } },
+  { name: 'GET recipient bindings', method: 'get', path: (n) => `/v1/tenants/${n}/recipient-bindings` },
+  {
+    name: 'POST recipient binding',
+    method: 'post',
+    path: (n) => `/v1/tenants/${n}/recipient-bindings`,
+    body: { emailTemplateId: '00000000-0000-4000-8000-000000000000', recipientType: 'email', email: 'probe@example.test' },
+  },
 ];
 
 /** Endpoints addressed by an ingestion credential id (another tenant's, or a platform credential). */
@@ -77,6 +86,37 @@ const FLOW_BLOCK_VERSION_PROBES: Probe[] = [
   { name: 'compile block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/compile` },
   { name: 'release block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/release` },
   { name: 'deprecate block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/deprecate` },
+];
+
+/** Endpoints addressed by an e-mail template id. */
+const EMAIL_TEMPLATE_PROBES: Probe[] = [
+  { name: 'GET e-mail template', method: 'get', path: (id) => `/v1/email-templates/${id}` },
+  { name: 'PATCH e-mail template', method: 'patch', path: (id) => `/v1/email-templates/${id}`, body: { name: 'Renamed' }, headers: IF_MATCH },
+  {
+    name: 'activate e-mail template',
+    method: 'post',
+    path: (id) => `/v1/email-templates/${id}/activate`,
+    body: { emailTemplateVersionId: '00000000-0000-4000-8000-000000000000' },
+    headers: IF_MATCH,
+  },
+  { name: 'GET e-mail template versions', method: 'get', path: (id) => `/v1/email-templates/${id}/versions` },
+  { name: 'POST e-mail template version', method: 'post', path: (id) => `/v1/email-templates/${id}/versions`, body: { subject: 'Probe', bodyText: 'Probe' } },
+];
+
+/** Endpoints addressed by an e-mail template version (given as `templateId/versionId`). */
+const EMAIL_TEMPLATE_VERSION_PROBES: Probe[] = [
+  { name: 'GET e-mail template version', method: 'get', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}` },
+  { name: 'release e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/release` },
+  { name: 'deprecate e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/deprecate` },
+  { name: 'render e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/render`, body: {} },
+];
+
+/** Endpoints addressed by a recipient binding id. */
+const RECIPIENT_BINDING_PROBES: Probe[] = [
+  { name: 'GET recipient binding', method: 'get', path: (id) => `/v1/recipient-bindings/${id}` },
+  { name: 'PATCH recipient binding', method: 'patch', path: (id) => `/v1/recipient-bindings/${id}`, body: { includeDescendants: false } },
+  { name: 'disable recipient binding', method: 'post', path: (id) => `/v1/recipient-bindings/${id}/disable` },
+  { name: 'reactivate recipient binding', method: 'post', path: (id) => `/v1/recipient-bindings/${id}/reactivate` },
 ];
 
 /** Endpoints addressed by a device type id. */
@@ -235,6 +275,8 @@ const NOT_TENANT_OWNED: Record<string, Record<string, string>> = {
   'GET /v1/users/{userId}/memberships': { 'path:userId': 'platform administrators only', 'query:tenantId': 'platform administrators only' },
   'GET /v1/tenants/{tenantNumber}/memberships': { 'query:userId': 'a platform account, any tenant may grant it' },
   'POST /v1/tenants/{tenantNumber}/memberships': { 'body:userId': 'a platform account, any tenant may grant it' },
+  // A user is a platform account; one without a grant in the tenant is the same 400 reference_not_found as a random id.
+  'POST /v1/tenants/{tenantNumber}/recipient-bindings': { 'body:userId': 'a platform account (members only, checked like a random id)' },
   // Tenant lifecycle is for platform administrators only: anyone else gets 403 before any lookup.
   'POST /v1/tenants/{tenantNumber}/disable': { 'path:tenantNumber': 'platform administrators only' },
   'POST /v1/tenants/{tenantNumber}/reactivate': { 'path:tenantNumber': 'platform administrators only' },
@@ -351,6 +393,12 @@ describe('tenant isolation', () => {
   let platformCredential: string;
   let ownCredential: string; // a
   let bystander: string; // a user without grants
+  let foreignTemplate: string; // b, with a draft version and a binding
+  let foreignTemplateVersion: string;
+  let foreignBinding: string;
+  let ownTemplate: string; // a, with a draft version
+  let ownTemplateVersion: string;
+  let ownBinding: string; // a, of ownTemplate
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -492,6 +540,31 @@ describe('tenant isolation', () => {
     foreignCredential = await seedCredential(b);
     platformCredential = await seedCredential(null);
     ownCredential = await seedCredential(a);
+
+    const seedTemplate = async (tenant: SeededTenant, key: string): Promise<[string, string]> => {
+      const [template] = await t.dataSource.query<{ email_template_id: string }[]>(
+        `INSERT INTO email_templates (tenant_id, key, name) VALUES ($1, $2, 'Probe template') RETURNING email_template_id`,
+        [tenant.tenantId, key],
+      );
+      const [version] = await t.dataSource.query<{ email_template_version_id: string }[]>(
+        `INSERT INTO email_template_versions (email_template_id, tenant_id, version_number, subject, body_text)
+         VALUES ($1, $2, 1, 'Probe', 'Probe') RETURNING email_template_version_id`,
+        [template!.email_template_id, tenant.tenantId],
+      );
+      return [template!.email_template_id, version!.email_template_version_id];
+    };
+    [foreignTemplate, foreignTemplateVersion] = await seedTemplate(b, 'foreign-template');
+    [ownTemplate, ownTemplateVersion] = await seedTemplate(a, 'own-template');
+    const [binding] = await t.dataSource.query<{ recipient_binding_id: string }[]>(
+      `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, email) VALUES ($1, $2, 'email', 'probe@example.test') RETURNING recipient_binding_id`,
+      [b.tenantId, foreignTemplate],
+    );
+    foreignBinding = binding!.recipient_binding_id;
+    const [own] = await t.dataSource.query<{ recipient_binding_id: string }[]>(
+      `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, email) VALUES ($1, $2, 'email', 'own@example.test') RETURNING recipient_binding_id`,
+      [a.tenantId, ownTemplate],
+    );
+    ownBinding = own!.recipient_binding_id;
   });
   afterAll(() => t.close());
 
@@ -539,6 +612,53 @@ describe('tenant isolation', () => {
         method: 'get',
         path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${own.device}&flowVersionId=${id}`,
         foreign: foreignFlow.versionId,
+      },
+      {
+        name: 'activate an e-mail template version',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate}/activate`,
+        body: (id) => ({ emailTemplateVersionId: id }),
+        headers: IF_MATCH,
+        foreign: foreignTemplateVersion,
+      },
+      {
+        name: 'render against an execution',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate}/versions/${ownTemplateVersion}/render`,
+        body: (id) => ({ flowExecutionId: id }),
+        foreign: foreignFlow.executionId,
+      },
+      { name: 'bindings of a template', method: 'get', path: (id) => `${tenant}/recipient-bindings?emailTemplateId=${id}`, foreign: foreignTemplate },
+      { name: 'bindings of a type', method: 'get', path: (id) => `${tenant}/recipient-bindings?deviceTypeId=${id}`, foreign: foreignType.deviceTypeId },
+      { name: 'bindings of a unit', method: 'get', path: (id) => `${tenant}/recipient-bindings?organizationUnitId=${id}`, foreign: foreignUnit.organizationUnitId },
+      {
+        name: 'binding to a template',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: id, recipientType: 'email', email: 'cross@example.test' }),
+        foreign: foreignTemplate,
+      },
+      {
+        name: 'binding to a type',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: ownTemplate, recipientType: 'email', email: 'cross@example.test', deviceTypeId: id }),
+        foreign: foreignType.deviceTypeId,
+      },
+      {
+        name: 'binding to a unit',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: ownTemplate, recipientType: 'email', email: 'cross@example.test', organizationUnitId: id }),
+        foreign: foreignUnit.organizationUnitId,
+      },
+      { name: 'binding narrowed to a type', method: 'patch', path: () => `/v1/recipient-bindings/${ownBinding}`, body: (id) => ({ deviceTypeId: id }), foreign: foreignType.deviceTypeId },
+      {
+        name: 'binding narrowed to a unit',
+        method: 'patch',
+        path: () => `/v1/recipient-bindings/${ownBinding}`,
+        body: (id) => ({ organizationUnitId: id }),
+        foreign: foreignUnit.organizationUnitId,
       },
     ];
   };
@@ -733,6 +853,39 @@ describe('tenant isolation', () => {
       const overrides = await http().get(`/v1/flows/${ownFlow.flowId}/parameter-overrides`).set(auth).expect(200);
       expect(overrides.body).toMatchObject({ items: [], totalCount: 0 });
     });
+
+    it.each(EMAIL_TEMPLATE_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign e-mail template from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignTemplate);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it.each(EMAIL_TEMPLATE_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign e-mail template version from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignTemplate}/${foreignTemplateVersion}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        const mixed = await send(who, probe, `${ownTemplate}/${foreignTemplateVersion}`);
+        const randomVersion = await send(who, probe, `${ownTemplate}/${randomUUID()}`);
+        expect(withoutCorrelation(mixed)).toEqual(withoutCorrelation(randomVersion));
+      },
+    );
+
+    it.each(RECIPIENT_BINDING_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign recipient binding from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignBinding);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
 
     it.each(FLOW_BLOCK_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
       'cannot tell a foreign block version from a missing one: %s',
@@ -948,6 +1101,9 @@ describe('tenant isolation', () => {
       foreignBlockVersion,
       foreignCredential,
       platformCredential,
+      foreignTemplate,
+      foreignTemplateVersion,
+      foreignBinding,
       sibling.organizationUnitId,
       siblingDevice.deviceId,
       siblingAssignment,

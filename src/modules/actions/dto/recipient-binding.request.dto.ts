@@ -15,7 +15,11 @@ const OnlyFor = (type: RecipientType, property: string): PropertyDecorator =>
     ValidateBy({
       name: 'mismatch',
       validator: {
-        validate: (_value, args) => (args?.object as { recipientType?: unknown }).recipientType === type,
+        // An unknown or missing type is reported on `recipientType` alone.
+        validate: (_value, args) => {
+          const given = (args?.object as { recipientType?: unknown }).recipientType;
+          return given === type || !(RECIPIENT_TYPES as readonly unknown[]).includes(given);
+        },
         defaultMessage: () => `${property} is given only with recipientType "${type}".`,
       },
     }),
