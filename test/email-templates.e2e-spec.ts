@@ -256,8 +256,20 @@ describe('versions', () => {
     const stale = await activate(v2, await etagOf(emailTemplateId)).expect(409);
     expect(stale.body.error.details.reason).toBe('already_active');
 
-    const events = (await auditRows(t, 'email_template', emailTemplateId)).map((row) => row.event_type);
-    expect(events).toEqual(['email_template.created', 'email_template.activated', 'email_template.activated']);
+    // Going back to a lower number is audited as an activation too, with the numbers before and after.
+    const v3 = await releasedVersion(emailTemplateId);
+    await activate(v3, '"3"').expect(200);
+    const back = await activate(v2, '"4"').expect(200);
+    expect(back.body).toMatchObject({ activeVersionNumber: 2, lockVersion: 5 });
+    const rows = await auditRows(t, 'email_template', emailTemplateId);
+    expect(rows.map((row) => row.event_type)).toEqual([
+      'email_template.created',
+      'email_template.activated',
+      'email_template.activated',
+      'email_template.activated',
+      'email_template.activated',
+    ]);
+    expect(rows[4]!.metadata).toMatchObject({ versionNumber: { before: 3, after: 2 } });
     const versionEvents = (await auditRows(t, 'email_template_version', draft)).map((row) => row.event_type);
     expect(versionEvents).toEqual(['email_template_version.created', 'email_template_version.released', 'email_template_version.deprecated']);
   });

@@ -76,6 +76,8 @@ export class EmailTemplateStore {
           number: 'version_number',
           status: 'status',
         },
+        // An e-mail template's activation is one event, whichever way the number moves.
+        auditsRollback: false,
         parentNotFound: emailTemplateNotFound,
         versionNotFound: emailTemplateVersionNotFound,
       },
