@@ -22,6 +22,7 @@ import { IngestionModule } from './modules/ingestion/ingestion.module';
 import { ProcessingModule } from './modules/processing/processing.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { FlowsModule } from './modules/flows/flows.module';
+import { FlowTemplatesModule } from './modules/flow-templates/flow-templates.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { AccountStateGuard } from './shared/auth/account-state.guard';
 import { DenyByDefaultGuard } from './shared/auth/deny-by-default.guard';
@@ -65,6 +66,7 @@ export class AppModule {
         SandboxModule,
         BlocksModule,
         ActionsModule,
+        FlowTemplatesModule,
         ...extraModules,
       ],
       providers: [

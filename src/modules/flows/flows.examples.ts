@@ -2,7 +2,7 @@
  * Examples of the flow, flow version, fixture, preview and parameter schemas and of the parameters of their routes,
  * attached to the flows controller with @ApiDocs.
  */
-import { DEVICE_ID, DEVICE_TYPE_ID, FLOW_ID, FLOW_VERSION_ID, IF_MATCH, TENANT_ID, TENANT_NUMBER, page } from '../../shared/http/example-values';
+import { DEVICE_ID, DEVICE_TYPE_ID, FLOW_ID, FLOW_TEMPLATE_ID, FLOW_TEMPLATE_VERSION_ID, FLOW_VERSION_ID, IF_MATCH, TENANT_ID, TENANT_NUMBER, page } from '../../shared/http/example-values';
 
 const FLOW_VERSION2_ID = '1ff1de77-4005-48da-a1c2-b3d4e5f6a7b8';
 const FIXTURE_ID = '8e296a06-7a2b-4c1d-9e3f-0a1b2c3d4e5f';
@@ -18,6 +18,7 @@ const flow = {
   description: 'Decodes the 6-byte uplink of the ultrasonic water meter into volume and battery.',
   activeVersionId: FLOW_VERSION_ID,
   activeVersionNumber: 3,
+  templateUpdate: { flowTemplateVersionId: FLOW_TEMPLATE_VERSION_ID, versionNumber: 3 },
   createdAt: '2026-02-10T08:00:00.000Z',
   updatedAt: '2026-03-12T14:05:41.118Z',
 };
@@ -65,6 +66,7 @@ const flowVersion = {
   parameters: flowParameters,
   checksum: '9f2c4e1b7a3d5f60812c9e4b3a7d6f5e0c1b2a3948576e5f4d3c2b1a09f8e7d6',
   releasedAt: '2026-03-12T14:02:10.507Z',
+  sourceTemplate: { flowTemplateId: FLOW_TEMPLATE_ID, flowTemplateVersionId: '0a5b3913-3c4d-4e5f-8a6b-7c8d9e0f1a2b', versionNumber: 2 },
   createdAt: '2026-03-12T13:40:00.000Z',
 };
 
@@ -126,6 +128,8 @@ const parameterOverride = {
 
 export const FLOWS_SCHEMA_EXAMPLES: Record<string, unknown> = {
   FlowResponse: flow,
+  TemplateUpdateResponse: flow.templateUpdate,
+  SourceTemplateResponse: flowVersion.sourceTemplate,
   FlowPage: page([flow], 12),
   CreateFlowRequest: { key: 'water-meter-decoder', name: 'Water meter decoder', description: 'Decodes the 6-byte uplink of the ultrasonic water meter.' },
   UpdateFlowRequest: { description: 'Decodes the 6-byte uplink (firmware 2.x) into volume and battery.' },

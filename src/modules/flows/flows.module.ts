@@ -93,6 +93,6 @@ import { ValidateFlowVersionHandler } from './validate-flow-version/validate-flo
     GetDebugCaptureHandler,
     EndDebugCaptureHandler,
   ],
-  exports: [FlowVersionPlanner, FlowEngineModule, FlowRepository, FlowVersionStore, DebugCaptureStore],
+  exports: [FlowVersionPlanner, FlowEngineModule, FlowRepository, FlowVersionStore, FlowValidator, DebugCaptureStore],
 })
 export class FlowsModule {}

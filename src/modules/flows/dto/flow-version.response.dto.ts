@@ -4,6 +4,18 @@ import type { FlowGraph, ParameterDeclaration } from '../domain/graph/flow-graph
 
 const iso = (value: unknown): string | null => (value === null || value === undefined ? null : new Date(value as string).toISOString());
 
+/** The flow template version a flow version was copied from. */
+export class SourceTemplateResponse {
+  @ApiProperty({ format: 'uuid' })
+  flowTemplateId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  flowTemplateVersionId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  versionNumber!: number;
+}
+
 /** An immutable version of a flow's graph and parameter declarations. */
 export class FlowVersionResponse {
   @ApiProperty({ format: 'uuid' })
@@ -41,6 +53,13 @@ export class FlowVersionResponse {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   releasedAt!: string | null;
 
+  @ApiProperty({
+    type: SourceTemplateResponse,
+    nullable: true,
+    description: 'The flow template version this version was copied from (`POST /v1/flow-templates/{id}/versions/{vid}/copy`); null for a version saved directly.',
+  })
+  sourceTemplate!: SourceTemplateResponse | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
@@ -56,6 +75,14 @@ export class FlowVersionResponse {
       parameters: row.parameters as ParameterDeclaration[],
       checksum: (row.checksum as string | null) ?? null,
       releasedAt: iso(row.released_at),
+      sourceTemplate:
+        row.source_flow_template_version_id === null || row.source_flow_template_version_id === undefined
+          ? null
+          : {
+              flowTemplateId: String(row.source_flow_template_id),
+              flowTemplateVersionId: String(row.source_flow_template_version_id),
+              versionNumber: Number(row.source_template_version_number),
+            },
       createdAt: iso(row.created_at)!,
     };
   }

@@ -12,9 +12,19 @@ export interface FlowView {
   description: string;
   activeVersionId: string | null;
   activeVersionNumber: number | null;
+  templateUpdate: { flowTemplateVersionId: string; versionNumber: number } | null;
   lockVersion: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A newer released version of the flow template the active version was copied from. */
+export class TemplateUpdateResponse {
+  @ApiProperty({ format: 'uuid' })
+  flowTemplateVersionId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  versionNumber!: number;
 }
 
 /** A device type's telemetry flow. Its `lockVersion` travels only as the `ETag`. */
@@ -46,6 +56,14 @@ export class FlowResponse {
   @ApiProperty({ type: 'integer', nullable: true, description: 'null until the first activation.' })
   activeVersionNumber!: number | null;
 
+  @ApiProperty({
+    type: TemplateUpdateResponse,
+    nullable: true,
+    description:
+      'Set when the active version was copied from a flow template that has a newer released version (the newest one); null otherwise. Upgrade: copy that version into this flow, validate it, dry-run replay it against the active version, then release and activate it.',
+  })
+  templateUpdate!: TemplateUpdateResponse | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
@@ -68,6 +86,7 @@ export class FlowResponse {
       description: view.description,
       activeVersionId: view.activeVersionId,
       activeVersionNumber: view.activeVersionNumber,
+      templateUpdate: view.templateUpdate,
       createdAt: view.createdAt.toISOString(),
       updatedAt: view.updatedAt.toISOString(),
     };

@@ -15,13 +15,21 @@ export const duplicateFlowKey = () => new ConflictError('duplicate_key', 'A flow
 /** A concurrent create that passed the checks still answers 409, never 500. */
 export const FLOW_CONSTRAINTS: ConstraintErrors = { flows_device_type_id_key: flowExists, flows_tenant_id_key_key: duplicateFlowKey };
 
+// `templateUpdate`: the newest released version of the active version's source template numbered above the source.
 const VIEW_SQL = `
   SELECT f.flow_id AS "flowId", f.tenant_id AS "tenantId", f.device_type_id AS "deviceTypeId", dt.name AS "deviceTypeName",
          f.key, f.name, f.description, f.active_version_id AS "activeVersionId", v.version_number AS "activeVersionNumber",
+         CASE WHEN tu.flow_template_version_id IS NULL THEN NULL
+              ELSE json_build_object('flowTemplateVersionId', tu.flow_template_version_id, 'versionNumber', tu.version_number) END AS "templateUpdate",
          f.lock_version AS "lockVersion", f.created_at AS "createdAt", f.updated_at AS "updatedAt"
     FROM flows f
     JOIN device_types dt ON dt.device_type_id = f.device_type_id
-    LEFT JOIN flow_versions v ON v.flow_version_id = f.active_version_id`;
+    LEFT JOIN flow_versions v ON v.flow_version_id = f.active_version_id
+    LEFT JOIN LATERAL (
+      SELECT tv.flow_template_version_id, tv.version_number FROM flow_template_versions tv
+       WHERE tv.flow_template_id = v.source_flow_template_id AND tv.status = 'released' AND tv.version_number > v.source_template_version_number
+       ORDER BY tv.version_number DESC LIMIT 1
+    ) tu ON true`;
 
 export interface ResolvedFlow {
   access: TenantAccess;

@@ -41,8 +41,13 @@ export interface FieldInfo {
 }
 
 export interface ValidationContext {
-  tenantId: string;
-  fields: readonly FieldInfo[];
+  /** The flow's tenant; null for a flow template, which may use only built-in blocks and global custom blocks. */
+  tenantId: string | null;
+  /**
+   * The device type's fields; null for a flow template (no device type): its outputs are then checked only
+   * against each other (one schemaRef per field key), and become the template's required fields.
+   */
+  fields: readonly FieldInfo[] | null;
   customBlocks: ReadonlyMap<string, CustomBlockVersionInfo>;
   emailTemplates: ReadonlyMap<string, EmailTemplateInfo>;
   /** Set for a released or deprecated version: a field deprecated after this moment is only a warning. */
@@ -206,6 +211,7 @@ function knownPortsOf(node: FlowGraphNode, context: ValidationContext): readonly
 export function validationIssues(graph: FlowGraph, parameters: readonly ParameterDeclaration[], context: ValidationContext): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const declarations = new Map(parameters.map((declaration) => [declaration.key, declaration]));
+  const declaredRefs = new Map<string, string>();
   const index = new Map(graph.nodes.map((node, position) => [node.nodeId, position]));
   const incoming = new Map<string, number>();
   const outgoing = new Map<string, number>();
@@ -246,7 +252,7 @@ export function validationIssues(graph: FlowGraph, parameters: readonly Paramete
       if ((incoming.get(node.nodeId) ?? 0) === 0) {
         issues.push({ severity: 'warning', code: 'unreachable_output', path, message: `Output "${node.nodeId}" has no incoming edge and never writes.` });
       }
-      issues.push(...outputIssues(node, path, context));
+      issues.push(...outputIssues(node, path, context, declaredRefs));
       return;
     }
     issues.push(...blockIssues(node, path, declarations, context));
@@ -295,7 +301,8 @@ function blockIssues(node: FlowGraphNode, path: string, declarations: Map<string
   }
   const info = context.customBlocks.get(block.flowBlockVersionId.toLowerCase());
   if (!info || (info.tenantId !== null && info.tenantId !== context.tenantId)) {
-    return [{ severity: 'error', code: 'unknown_block', path: `${path}.block.flowBlockVersionId`, message: `There is no custom block version ${block.flowBlockVersionId} for this tenant.` }];
+    const scope = context.tenantId === null ? 'among the global blocks (a template may use only those)' : 'for this tenant';
+    return [{ severity: 'error', code: 'unknown_block', path: `${path}.block.flowBlockVersionId`, message: `There is no custom block version ${block.flowBlockVersionId} ${scope}.` }];
   }
   const issues: ValidationIssue[] = [];
   if (info.status === 'draft') {
@@ -311,6 +318,16 @@ function blockIssues(node: FlowGraphNode, path: string, declarations: Map<string
 function emailIssues(node: FlowGraphNode, path: string, context: ValidationContext): ValidationIssue[] {
   const id = node.configuration.emailTemplateId;
   if (typeof id !== 'string') return [];
+  if (context.tenantId === null) {
+    return [
+      {
+        severity: 'error',
+        code: 'unknown_email_template',
+        path: `${path}.configuration.emailTemplateId`,
+        message: 'A flow template names no tenant\'s e-mail template: make emailTemplateId a {"$param": ...} parameter.',
+      },
+    ];
+  }
   const template = context.emailTemplates.get(id);
   if (!template || template.tenantId !== context.tenantId) {
     return [{ severity: 'error', code: 'unknown_email_template', path: `${path}.configuration.emailTemplateId`, message: 'No e-mail template with this id in this tenant.' }];
@@ -321,7 +338,7 @@ function emailIssues(node: FlowGraphNode, path: string, context: ValidationConte
   return [];
 }
 
-function outputIssues(node: FlowGraphNode, path: string, context: ValidationContext): ValidationIssue[] {
+function outputIssues(node: FlowGraphNode, path: string, context: ValidationContext, declaredRefs: Map<string, string>): ValidationIssue[] {
   if (!outputValidator(node.configuration)) {
     return ((outputValidator.errors ?? []) as ErrorObject[]).map((error) => {
       const at = `${path}.configuration${pointerToPath(error.instancePath)}`;
@@ -331,9 +348,18 @@ function outputIssues(node: FlowGraphNode, path: string, context: ValidationCont
   }
   const target = outputTargetOf(node.kind)!;
   const issues: ValidationIssue[] = [];
+  const fields = context.fields;
   (node.configuration.fields as { fieldKey: string; schemaRef: string }[]).forEach((entry, position) => {
     const at = `${path}.configuration.fields[${position}]`;
-    const field = context.fields.find((candidate) => candidate.key === entry.fieldKey);
+    if (fields === null) {
+      const declared = declaredRefs.get(entry.fieldKey);
+      if (declared !== undefined && declared !== entry.schemaRef) {
+        issues.push({ severity: 'error', code: 'schema_ref_mismatch', path: `${at}.schemaRef`, message: `Field "${entry.fieldKey}" is written with schemaRef ${declared} elsewhere.` });
+      }
+      declaredRefs.set(entry.fieldKey, declared ?? entry.schemaRef);
+      return;
+    }
+    const field = fields.find((candidate) => candidate.key === entry.fieldKey);
     if (!field || field.status !== 'active') {
       const deprecatedAfterRelease =
         field?.status === 'deprecated' && context.releasedAt !== null && field.deprecatedAt !== null && field.deprecatedAt > context.releasedAt;

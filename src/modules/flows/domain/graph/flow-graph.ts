@@ -46,7 +46,8 @@ export interface FlowGraphEdge {
 
 export interface FlowGraph {
   schemaVersion: typeof GRAPH_SCHEMA_VERSION;
-  deviceTypeId: string;
+  /** The flow's device type; null in a flow template, which belongs to none. */
+  deviceTypeId: string | null;
   nodes: FlowGraphNode[];
   edges: FlowGraphEdge[];
 }
@@ -153,6 +154,20 @@ class Violations {
  * `deviceTypeId` null checks everything but the device type (before the flow is looked up).
  */
 export function graphSaveViolations(graph: unknown, deviceTypeId: string | null, base = 'body.graph'): FieldViolation[] {
+  return saveViolations(graph, { template: false, deviceTypeId }, base);
+}
+
+/**
+ * The save rules of a flow template's graph: the same as a flow's, except that `deviceTypeId` must be null (a
+ * template belongs to no device type; a copy into a flow sets the flow's).
+ */
+export function templateGraphSaveViolations(graph: unknown, base = 'body.graph'): FieldViolation[] {
+  return saveViolations(graph, { template: true }, base);
+}
+
+type GraphOwner = { template: false; deviceTypeId: string | null } | { template: true };
+
+function saveViolations(graph: unknown, owner: GraphOwner, base: string): FieldViolation[] {
   const v = new Violations();
   if (!isObject(graph)) {
     v.add(base, 'type', 'The graph must be an object.');
@@ -166,8 +181,12 @@ export function graphSaveViolations(graph: unknown, deviceTypeId: string | null,
   if (graph.schemaVersion === undefined) v.add(`${base}.schemaVersion`, 'required', 'Required.');
   else if (graph.schemaVersion !== GRAPH_SCHEMA_VERSION) v.add(`${base}.schemaVersion`, 'enum', `Must be "${GRAPH_SCHEMA_VERSION}".`);
   if (graph.deviceTypeId === undefined) v.add(`${base}.deviceTypeId`, 'required', 'Required.');
-  else if (typeof graph.deviceTypeId !== 'string' || !UUID.test(graph.deviceTypeId)) v.add(`${base}.deviceTypeId`, 'format', 'Must be a UUID.');
-  else if (deviceTypeId !== null && graph.deviceTypeId.toLowerCase() !== deviceTypeId.toLowerCase()) v.add(`${base}.deviceTypeId`, 'mismatch', "Must be the flow's device type.");
+  else if (owner.template) {
+    if (graph.deviceTypeId !== null) v.add(`${base}.deviceTypeId`, 'type', 'Must be null: a template belongs to no device type.');
+  } else if (typeof graph.deviceTypeId !== 'string' || !UUID.test(graph.deviceTypeId)) v.add(`${base}.deviceTypeId`, 'format', 'Must be a UUID.');
+  else if (owner.deviceTypeId !== null && graph.deviceTypeId.toLowerCase() !== owner.deviceTypeId.toLowerCase()) {
+    v.add(`${base}.deviceTypeId`, 'mismatch', "Must be the flow's device type.");
+  }
 
   const nodeIds = new Set<string>();
   if (graph.nodes === undefined) v.add(`${base}.nodes`, 'required', 'Required.');

@@ -1,0 +1,11 @@
+import { Command } from '@nestjs/cqrs';
+import type { FlowTemplateVersionResponse } from '../dto/flow-template-version.response.dto';
+
+export class ReleaseFlowTemplateVersionCommand extends Command<FlowTemplateVersionResponse> {
+  constructor(
+    readonly flowTemplateId: string,
+    readonly flowTemplateVersionId: string,
+  ) {
+    super();
+  }
+}
