@@ -72,6 +72,7 @@ describe('flows API: flows, versions, validation, release, activation', () => {
         description: '',
         activeVersionId: null,
         activeVersionNumber: null,
+        templateUpdate: null,
         createdAt: expect.stringMatching(/\.\d{3}Z$/),
         updatedAt: expect.any(String),
       });

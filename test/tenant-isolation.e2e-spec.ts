@@ -299,6 +299,16 @@ const NOT_TENANT_OWNED: Record<string, Record<string, string>> = {
   'GET /v1/raw-ingestion-messages/{rawIngestionMessageId}': { 'path:rawIngestionMessageId': 'platform administrators only' },
   // The network server's own message id, a deduplication key within the credential's tenant, never looked up.
   'POST /v1/ingestion/http': { 'body:messageId': 'the sender’s message id' },
+  // Flow templates are global: every signed-in user reads them, platform administrators write them.
+  'GET /v1/flow-templates/{flowTemplateId}': { 'path:flowTemplateId': 'a global template' },
+  'PATCH /v1/flow-templates/{flowTemplateId}': { 'path:flowTemplateId': 'a global template' },
+  'GET /v1/flow-templates/{flowTemplateId}/versions': { 'path:flowTemplateId': 'a global template' },
+  'POST /v1/flow-templates/{flowTemplateId}/versions': { 'path:flowTemplateId': 'a global template' },
+  ...Object.fromEntries(
+    ['GET /v1/flow-templates/{flowTemplateId}/versions/{flowTemplateVersionId}', ...['validate', 'release', 'deprecate', 'copy'].map((action) => `POST /v1/flow-templates/{flowTemplateId}/versions/{flowTemplateVersionId}/${action}`)].map(
+      (key) => [key, { 'path:flowTemplateId': 'a global template', 'path:flowTemplateVersionId': 'a global template version' }],
+    ),
+  ),
 };
 
 /** Names of inputs that carry an id: `...Id`, `...Ids` and `tenantNumber`. */
@@ -392,6 +402,7 @@ describe('tenant isolation', () => {
   let foreignCredential: string; // b
   let platformCredential: string;
   let ownCredential: string; // a
+  let template: { templateId: string; versionId: string }; // global, released: copied into flows
   let bystander: string; // a user without grants
   let foreignTemplate: string; // b, with a draft version and a binding
   let foreignTemplateVersion: string;
@@ -537,6 +548,15 @@ describe('tenant isolation', () => {
       );
       return row!.ingestion_credential_id;
     };
+    const [seededTemplate] = await t.dataSource.query<{ flow_template_id: string }[]>(
+      `INSERT INTO flow_templates (key, name) VALUES ('isolation-probe', 'Probe template') RETURNING flow_template_id`,
+    );
+    const [seededTemplateVersion] = await t.dataSource.query<{ flow_template_version_id: string }[]>(
+      `INSERT INTO flow_template_versions (flow_template_id, version_number, status, graph, checksum, required_fields, released_at)
+       VALUES ($1, 1, 'released', $2::jsonb, repeat('0', 64), '[]'::jsonb, clock_timestamp()) RETURNING flow_template_version_id`,
+      [seededTemplate!.flow_template_id, JSON.stringify({ ...PROBE_GRAPH, deviceTypeId: null })],
+    );
+    template = { templateId: seededTemplate!.flow_template_id, versionId: seededTemplateVersion!.flow_template_version_id };
     foreignCredential = await seedCredential(b);
     platformCredential = await seedCredential(null);
     ownCredential = await seedCredential(a);
@@ -607,6 +627,13 @@ describe('tenant isolation', () => {
       { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, body: () => ({ value: 1 }), foreign: foreignDevice.deviceId },
       { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, foreign: foreignDevice.deviceId },
       { name: 'parameters of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      {
+        name: 'copy a flow template into a flow',
+        method: 'post',
+        path: () => `/v1/flow-templates/${template.templateId}/versions/${template.versionId}/copy`,
+        body: (id) => ({ flowId: id }),
+        foreign: foreignFlow.flowId,
+      },
       {
         name: 'parameters of a version',
         method: 'get',
@@ -1032,6 +1059,7 @@ describe('tenant isolation', () => {
       http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/release`),
       http().post(`/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/deprecate`),
       http().post(`/v1/flows/${ownFlow.flowId}/fixture-runs`).send({ flowVersionId: ownFlow.versionId }),
+      http().post(`/v1/flow-templates/${template.templateId}/versions/${template.versionId}/copy`).send({ flowId: ownFlow.flowId }),
       http()
         .post(`/v1/flows/${ownFlow.flowId}/preview`)
         .send({ flowVersionId: ownFlow.versionId, input: { ...PROBE_INPUT, mode: 'preview', tenantId: a.tenantId, deviceTypeId: ownType.deviceTypeId } }),

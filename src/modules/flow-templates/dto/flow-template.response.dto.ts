@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { RequiredField } from '../../flows';
 import type { FlowTemplateEntity } from '../persistence/flow-template.entity';
-import type { LatestRelease } from '../persistence/flow-template.store';
+
+/** The newest released version of a template, as the catalog shows it. */
+export interface LatestRelease {
+  flowTemplateVersionId: string;
+  versionNumber: number;
+  requiredFields: RequiredField[];
+}
 
 export const FLOW_TEMPLATE_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 
@@ -62,7 +68,7 @@ export class FlowTemplateResponse {
       latestVersionNumber: summary.latestVersionNumber,
       latestReleasedVersionId: summary.latestRelease?.flowTemplateVersionId ?? null,
       latestReleasedVersionNumber: summary.latestRelease?.versionNumber ?? null,
-      requiredFields: (summary.latestRelease?.requiredFields as RequiredField[] | undefined) ?? null,
+      requiredFields: summary.latestRelease?.requiredFields ?? null,
       createdAt: template.createdAt.toISOString(),
       updatedAt: template.updatedAt.toISOString(),
     };

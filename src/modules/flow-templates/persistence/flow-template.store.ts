@@ -5,7 +5,7 @@ import { CursorCodec } from '../../../shared/pagination/cursor-codec';
 import { VersionStore } from '../../../shared/versioning/version-store';
 import type { RequiredField } from '../../flows';
 import { FlowTemplateEntity } from './flow-template.entity';
-import { FlowTemplateResponse } from '../dto/flow-template.response.dto';
+import { FlowTemplateResponse, LatestRelease } from '../dto/flow-template.response.dto';
 
 export const flowTemplateNotFound = () => new ResourceNotFoundError('flow_template');
 export const flowTemplateVersionNotFound = () => new ResourceNotFoundError('flow_template_version');
@@ -13,13 +13,6 @@ export const duplicateTemplateKey = () => new ConflictError('duplicate_key', 'A 
 
 /** The migration's unique key constraint. */
 export const FLOW_TEMPLATE_CONSTRAINTS = { flow_templates_key_key: duplicateTemplateKey };
-
-/** The newest released version of a template, as the catalog shows it. */
-export interface LatestRelease {
-  flowTemplateVersionId: string;
-  versionNumber: number;
-  requiredFields: RequiredField[];
-}
 
 /**
  * Rows of flow templates and their versions. Templates are global: every signed-in caller sees them all, so a
