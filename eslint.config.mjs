@@ -4,8 +4,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // test/fixtures/codecs: device codecs written for other network servers' runtimes, kept exactly as shipped.
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'openapi.json', 'test/fixtures/codecs/**'] },
+  // test/fixtures/codecs: device codecs written for other network servers' runtimes, kept exactly as shipped;
+  // templates/codecs: the starter catalog's payload formatters, classic scripts whose decodeUplink the sandbox calls.
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'openapi.json', 'test/fixtures/codecs/**', 'templates/codecs/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
