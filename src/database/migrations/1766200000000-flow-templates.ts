@@ -13,8 +13,8 @@ import { immutableVersionsSql } from '../../shared/versioning/version-store';
  * - a flow version copied from a template names the template, the version and its number, all three or none, and
  *   the version belongs to the template (composite foreign key).
  */
-export class FlowTemplates1765300000000 implements MigrationInterface {
-  name = 'FlowTemplates1765300000000';
+export class FlowTemplates1766200000000 implements MigrationInterface {
+  name = 'FlowTemplates1766200000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
