@@ -1,6 +1,9 @@
 /**
  * Examples of the legacy snapshot import's request and result, attached to its controller with @ApiDocs.
  */
+import type { ApiResponseOptions } from '@nestjs/swagger';
+
+type SchemaObject = NonNullable<Extract<ApiResponseOptions, { schema?: unknown }>['schema']>;
 import { CORRELATION_ID, TENANT_ID, TENANT_NUMBER } from '../../shared/http/example-values';
 import { SOURCE_FAILURE_REASONS, SourceFailureReason } from './source/source-failure';
 
@@ -43,20 +46,36 @@ const FAILURE_MESSAGES: Record<SourceFailureReason, string> = {
   source_too_large: 'The source has more devices than one import takes.',
 };
 
-/** One 502 error envelope per reason, for the route's 502 response. */
-export const IMPORT_SOURCE_FAILURE_EXAMPLES = Object.fromEntries(
-  SOURCE_FAILURE_REASONS.map((reason) => [
-    reason,
+/** The 502 error envelope (one reason shown; the schema lists them all). */
+export const IMPORT_SOURCE_FAILURE_EXAMPLE = {
+  error: {
+    code: 'DEPENDENCY_FAILURE',
+    category: 'dependency_failure',
+    message: FAILURE_MESSAGES.source_timeout,
+    correlationId: CORRELATION_ID,
+    details: { dependency: 'import_source', reason: 'source_timeout' },
+  },
+};
+
+/** The error envelope of a 502, its `details` narrowed to the import source and the reasons it gives. */
+export const IMPORT_SOURCE_FAILURE_SCHEMA: SchemaObject = {
+  allOf: [
+    { $ref: '#/components/schemas/ErrorEnvelope' },
     {
-      value: {
+      type: 'object',
+      properties: {
         error: {
-          code: 'DEPENDENCY_FAILURE',
-          category: 'dependency_failure',
-          message: FAILURE_MESSAGES[reason],
-          correlationId: CORRELATION_ID,
-          details: { dependency: 'import_source', reason },
+          type: 'object',
+          properties: {
+            code: { type: 'string', enum: ['DEPENDENCY_FAILURE'] },
+            details: {
+              type: 'object',
+              required: ['dependency', 'reason'],
+              properties: { dependency: { type: 'string', enum: ['import_source'] }, reason: { type: 'string', enum: [...SOURCE_FAILURE_REASONS] } },
+            },
+          },
         },
       },
     },
-  ]),
-);
+  ],
+};

@@ -8,7 +8,7 @@ import { TenantNumberParam } from '../tenants';
 import { ImportLegacySnapshotParams, ImportLegacySnapshotRequest } from './dto/import-legacy-snapshot.request.dto';
 import { ImportResultResponse } from './dto/import-result.response.dto';
 import { ImportLegacySnapshotCommand } from './import-legacy-snapshot/import-legacy-snapshot.command';
-import { IMPORT_PARAMETER_EXAMPLES, IMPORT_SCHEMA_EXAMPLES, IMPORT_SOURCE_FAILURE_EXAMPLES } from './imports.examples';
+import { IMPORT_PARAMETER_EXAMPLES, IMPORT_SCHEMA_EXAMPLES, IMPORT_SOURCE_FAILURE_EXAMPLE, IMPORT_SOURCE_FAILURE_SCHEMA } from './imports.examples';
 import { LEGACY_SNAPSHOT_IMPORTS_DOCS } from './legacy-snapshot-imports.docs';
 
 @ApiTags('imports')
@@ -30,8 +30,9 @@ export class LegacySnapshotImportsController {
     extra: [
       ApiResponse({
         status: 502,
-        description: '`DEPENDENCY_FAILURE` (`import_source`): the legacy source failed; `reason` says how. Nothing is persisted.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, examples: IMPORT_SOURCE_FAILURE_EXAMPLES } },
+        description:
+          '`DEPENDENCY_FAILURE` (`dependency` `import_source`), nothing persisted; `reason`: `source_unreachable` (no connection, or a 5xx answer), `source_timeout` (10 s per call, 60 s in all), `source_authentication_failed` (401 or 403), `source_invalid_response` (another status, a redirect, a broken-off, non-JSON or misshapen body), `source_too_large` (over 200 tenants, 1,000 device types, 20,000 devices, 16 MiB an answer or 64 MiB in all).',
+        content: { 'application/json': { schema: IMPORT_SOURCE_FAILURE_SCHEMA, example: IMPORT_SOURCE_FAILURE_EXAMPLE } },
       }),
     ],
   })
