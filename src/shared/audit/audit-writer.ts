@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Actor, RequestContext } from '../context/request-context';
 import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
 import { AuditLogEntity, AuditOutcome } from './audit-log.entity';
@@ -63,12 +62,32 @@ export class AuditWriter {
     return manager.save(AuditLogEntity, this.rowOf(manager, entry));
   }
 
-  /** Many rows at once (a bulk import audits every record it creates), a few statements whatever their number. */
+  /** Many rows at once (a bulk import audits every record it creates): one statement, whatever their number. */
   async writeMany(manager: EntityManager, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
     const rows = entries.map((entry) => this.rowOf(manager, entry));
-    for (let start = 0; start < rows.length; start += WRITE_MANY_CHUNK) {
-      await manager.insert(AuditLogEntity, rows.slice(start, start + WRITE_MANY_CHUNK) as QueryDeepPartialEntity<AuditLogEntity>[]);
-    }
+    const column = <K extends keyof AuditLogEntity>(key: K) => rows.map((row) => row[key]);
+    await manager.query(
+      `INSERT INTO audit_log (tenant_id, event_type, action, entity_type, entity_id, outcome, actor_type, actor_id,
+                              correlation_id, method, route, status_code, metadata)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::text[], $10::text[], $11::text[], $12::int[], $13::jsonb[])`,
+      [
+        column('tenantId'),
+        column('eventType'),
+        column('action'),
+        column('entityType'),
+        column('entityId'),
+        column('outcome'),
+        column('actorType'),
+        column('actorId'),
+        column('correlationId'),
+        column('method'),
+        column('route'),
+        column('statusCode'),
+        rows.map((row) => JSON.stringify(row.metadata)),
+      ],
+    );
   }
 
   private rowOf(manager: EntityManager, entry: AuditEntry): AuditLogEntity {
@@ -98,9 +117,6 @@ export class AuditWriter {
     });
   }
 }
-
-/** Rows per INSERT of writeMany: 12 parameters a row stays far below PostgreSQL's 65535. */
-const WRITE_MANY_CHUNK = 1000;
 
 function scrubSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrubSecrets);
