@@ -40,7 +40,7 @@ export class ImportLegacySnapshotHandler implements ICommandHandler<ImportLegacy
   async execute({ principal, tenantNumber, input, dryRun }: ImportLegacySnapshotCommand): Promise<ImportResultResponse> {
     const base = this.policy.accept(input.baseUrl);
     const { tenant } = await this.accessService.tenantByNumber(principal, tenantNumber);
-    if (tenant.status !== 'active') throw new ConflictError('tenant_disabled', 'The tenant is disabled: nothing can be imported into it.');
+    if (tenant.status !== 'active') throw tenantDisabled();
     const tenantId = tenant.tenantId;
     const actor: Actor = { actorType: 'import', actorId: principal.userId };
     const sourceHost = base.url.host;
@@ -72,6 +72,9 @@ export class ImportLegacySnapshotHandler implements ICommandHandler<ImportLegacy
       }
 
       return await this.unitOfWork.run(async (tx) => {
+        // The source may take a minute: the tenant is checked again, and kept from being disabled until the commit.
+        const [current] = await tx.manager.query<{ status: string }[]>(`SELECT status FROM tenants WHERE tenant_id = $1 FOR SHARE`, [tenantId]);
+        if (current?.status !== 'active') throw tenantDisabled();
         const plan = dryRun ? await this.plan(tx, snapshot, tenantId) : await this.persist(tx, snapshot, tenantId, actor);
         const result = resultOf(plan, snapshot, tenantId);
         await tx.audit({
@@ -146,6 +149,8 @@ export class ImportLegacySnapshotHandler implements ICommandHandler<ImportLegacy
     throw new ConflictError('import_in_progress', 'Devices or device types with the snapshot’s devEuis or keys kept being created meanwhile; try again.');
   }
 }
+
+const tenantDisabled = () => new ConflictError('tenant_disabled', 'The tenant is disabled: nothing can be imported into it.');
 
 function resultOf(plan: ImportPlan, snapshot: LegacySnapshot, targetTenantId: string): ImportResultResponse {
   return {
