@@ -100,10 +100,8 @@ export class ImportLegacySnapshotHandler implements ICommandHandler<ImportLegacy
   }
 
   private async plan(tx: TransactionScope, snapshot: LegacySnapshot, tenantId: string): Promise<ImportPlan> {
-    const [types, holders] = [
-      await this.types.findByKeys(tx.manager, tenantId, typeKeysOf(snapshot)),
-      await this.devices.findHolders(tx.manager, devEuisOf(snapshot)),
-    ];
+    const types = await this.types.findByKeys(tx.manager, tenantId, typeKeysOf(snapshot));
+    const holders = await this.devices.findHolders(tx.manager, devEuisOf(snapshot));
     return planImport(snapshot, {
       tenantId,
       typesByKey: new Map(types.map((type) => [type.key, type])),
