@@ -23,10 +23,14 @@ export interface NewDeviceType {
  */
 @Injectable()
 export class DeviceTypeBulkStore {
+  /**
+   * The tenant's types with these keys, locked FOR SHARE until the end of the transaction: a concurrent disable
+   * waits until the devices created on an active type exist (as for a single device creation).
+   */
   async findByKeys(manager: EntityManager, tenantId: string, keys: readonly string[]): Promise<DeviceTypeKeyRow[]> {
     if (keys.length === 0) return [];
     return manager.query<DeviceTypeKeyRow[]>(
-      `SELECT device_type_id AS "deviceTypeId", key, status FROM device_types WHERE tenant_id = $1 AND key = ANY($2::text[])`,
+      `SELECT device_type_id AS "deviceTypeId", key, status FROM device_types WHERE tenant_id = $1 AND key = ANY($2::text[]) FOR SHARE`,
       [tenantId, keys],
     );
   }
