@@ -14,6 +14,7 @@ import { TenantsModule } from './modules/tenants/tenants.module';
 import { OrganizationUnitsModule } from './modules/organization-units/organization-units.module';
 import { MembershipsModule } from './modules/memberships/memberships.module';
 import { ActionsModule } from './modules/actions';
+import { ImportsModule } from './modules/imports';
 import { AuditModule } from './modules/audit/audit.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { BlocksModule } from './modules/blocks/blocks.module';
@@ -67,6 +68,7 @@ export class AppModule {
         BlocksModule,
         ActionsModule,
         FlowTemplatesModule,
+        ImportsModule,
         ...extraModules,
       ],
       providers: [

@@ -280,6 +280,7 @@ const NOT_TENANT_OWNED: Record<string, Record<string, string>> = {
   // Tenant lifecycle is for platform administrators only: anyone else gets 403 before any lookup.
   'POST /v1/tenants/{tenantNumber}/disable': { 'path:tenantNumber': 'platform administrators only' },
   'POST /v1/tenants/{tenantNumber}/reactivate': { 'path:tenantNumber': 'platform administrators only' },
+  'POST /v1/tenants/{tenantNumber}/imports/legacy-snapshot': { 'path:tenantNumber': 'platform administrators only' },
   // Audit filters: the actor is a platform account and the correlation id a request's, neither owned by a tenant.
   'GET /v1/tenants/{tenantNumber}/audit-logs': { 'query:actorId': 'a platform account', 'query:correlationId': 'a request id' },
   'GET /v1/flows/{flowId}/executions': { 'query:correlationId': 'a request id' },

@@ -91,6 +91,10 @@ export class AppConfig {
   readonly executionRetentionDays!: number;
   /** Null: MQTT_ENABLED is false (no broker connection). */
   readonly mqtt!: MqttSettings | null;
+  /** The one accepted https address pattern of the legacy system's API host; null: no legacy import source is accepted. */
+  readonly legacyImportBaseUrlPattern!: RegExp | null;
+  /** Tests only: the legacy import also accepts http://127.0.0.1:<port> and http://localhost:<port>. */
+  readonly legacyImportAllowHttpLoopback!: boolean;
   readonly version!: string;
   readonly gitCommit!: string | null;
   readonly builtAt!: string | null;
@@ -174,6 +178,8 @@ export class AppConfig {
       rawRetentionDays: value.RAW_RETENTION_DAYS,
       executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
       mqtt: mqtt as MqttSettings | null,
+      legacyImportBaseUrlPattern: value.LEGACY_IMPORT_BASE_URL_PATTERN ? new RegExp(value.LEGACY_IMPORT_BASE_URL_PATTERN) : null,
+      legacyImportAllowHttpLoopback: value.LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK,
       version: readPackageVersion(),
       gitCommit: value.GIT_COMMIT ?? null,
       builtAt: value.BUILT_AT ?? null,

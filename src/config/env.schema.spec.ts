@@ -66,3 +66,30 @@ describe('environment documentation', () => {
     });
   });
 });
+
+describe('LEGACY_IMPORT_BASE_URL_PATTERN', () => {
+  const problemOf = (value: string) => envSchema.validate({ LEGACY_IMPORT_BASE_URL_PATTERN: value }).error?.message ?? null;
+
+  it.each(['^https://legacy\\.example\\.com/api$', '^https://(a|b)\\.example\\.com(/api)?$', '^https://[a-z|]+\\.example\\.com$'])('accepts %s', (value) => {
+    expect(problemOf(value)).toBeNull();
+  });
+
+  it.each([
+    ['https://legacy\\.example\\.com$', 'must start with ^https://'],
+    ['^http://legacy\\.example\\.com$', 'must start with ^https://'],
+    ['^https://legacy\\.example\\.com', 'must end with $'],
+    ['^https://legacy\\.example\\.com\\$', 'must end with $'],
+    ['^https://a\\.example\\.com$|http://evil$', 'must not have a top-level |'],
+    ['^https://(unclosed$', 'not a valid ECMAScript regular expression'],
+  ])('refuses %s', (value, problem) => {
+    expect(problemOf(value)).toContain(problem);
+  });
+
+  it('refuses LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK in production only', () => {
+    expect(envSchema.validate({ LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK: 'true' }).error).toBeUndefined();
+    expect(envSchema.validate({ NODE_ENV: 'production', LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK: 'true' }, { abortEarly: false }).error?.message).toContain(
+      '"LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK" is for tests and cannot be true in production',
+    );
+    expect(envSchema.validate({ NODE_ENV: 'production', LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK: 'false' }, { abortEarly: false }).error?.message).not.toContain('LEGACY');
+  });
+});

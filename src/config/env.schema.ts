@@ -123,6 +123,16 @@ export const envSchema = Joi.object({
       'string.mqttTopic': '{{#label}} entry {{#topic}} is not a valid MQTT topic filter ({{#problem}})',
     }),
   MQTT_FORMAT: Joi.string().valid(...MQTT_FORMATS).default('chirpstack'),
+  LEGACY_IMPORT_BASE_URL_PATTERN: Joi.string()
+    .optional()
+    .custom((value: string, helpers) => {
+      const problem = legacyImportPatternProblem(value);
+      return problem ? helpers.error('string.legacyImportPattern', { problem }) : value;
+    })
+    .messages({ 'string.legacyImportPattern': '{{#label}} {{#problem}}' }),
+  LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK: bool
+    .default(false)
+    .when('NODE_ENV', { is: 'production', then: Joi.valid(false).messages({ 'any.only': '{{#label}} is for tests and cannot be true in production' }) }),
   GIT_COMMIT: Joi.string().max(64).optional(),
   BUILT_AT: Joi.string().isoDate().optional(),
 })
@@ -198,6 +208,39 @@ export function mqttTopicFilterProblem(filter: string): string | null {
   for (const [index, level] of levels.entries()) {
     if (level.includes('#') && (level !== '#' || index !== levels.length - 1)) return '# must be a whole level and the last one';
     if (level.includes('+') && level !== '+') return '+ must be a whole level';
+  }
+  return null;
+}
+
+/**
+ * Why `pattern` cannot be the accepted legacy import address pattern, or null when it can: an ECMAScript regular
+ * expression anchored at both ends (`^https://…$`), without a top-level alternative that would escape the anchors
+ * (`^https://a$|http://b`), for https addresses only.
+ */
+export function legacyImportPatternProblem(pattern: string): string | null {
+  try {
+    new RegExp(pattern);
+  } catch {
+    return 'is not a valid ECMAScript regular expression';
+  }
+  if (!pattern.startsWith('^https://')) return 'must start with ^https:// (https addresses only, anchored at the start)';
+  if (!pattern.endsWith('$') || pattern.endsWith('\\$')) return 'must end with $ (anchored at the end)';
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (char === ']') inClass = false;
+      continue;
+    }
+    if (char === '[') inClass = true;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === '|' && depth === 0) return 'must not have a top-level | (each alternative would escape the anchors; group them: ^https://(a|b)$)';
   }
   return null;
 }

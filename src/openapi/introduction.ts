@@ -115,5 +115,6 @@ starting it, signing in); beside it, in \`docs/\`:
 - \`docs/flows.md\`: custom blocks, the script sandbox, payload codecs, the flow engine, executions and replays.
 - \`docs/email-actions.md\`: e-mail templates, the template syntax and variables, recipient bindings.
 - \`docs/flow-templates.md\`: flow templates, copying one into a flow, upgrading to a newer version, the starter catalog.
+- \`docs/legacy-import.md\`: the legacy snapshot import: the allowed address, what is and is not imported, the dry run.
 - \`docs/background-jobs.md\`, \`docs/benchmarks.md\`, \`docs/postman.md\`, \`docs/architecture.md\`.
 `.trim();

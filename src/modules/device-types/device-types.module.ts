@@ -7,6 +7,7 @@ import { DeprecateDeviceFieldHandler } from './deprecate-device-field/deprecate-
 import { DeviceFieldsController } from './device-fields.controller';
 import { DeviceTypesController } from './device-types.controller';
 import { DeviceFieldReader } from './persistence/device-field.reader';
+import { DeviceTypeBulkStore } from './persistence/device-type-bulk.store';
 import { DeviceTypeReader } from './persistence/device-type.reader';
 import { DeviceTypeRepository } from './persistence/device-type.repository';
 import { FieldContractReader } from './persistence/field-contract.reader';
@@ -23,6 +24,7 @@ import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type
   controllers: [DeviceTypesController, DeviceFieldsController],
   providers: [
     DeviceTypeRepository,
+    DeviceTypeBulkStore,
     DeviceTypeReader,
     DeviceFieldReader,
     FieldContractReader,
@@ -37,7 +39,7 @@ import { UpdateDeviceTypeHandler } from './update-device-type/update-device-type
     UpdateDeviceFieldHandler,
     DeprecateDeviceFieldHandler,
   ],
-  // Other modules read field definitions only through FieldContractReader.
-  exports: [DeviceTypeReader, FieldContractReader],
+  // Other modules read field definitions only through FieldContractReader; the legacy import creates types through DeviceTypeBulkStore.
+  exports: [DeviceTypeReader, FieldContractReader, DeviceTypeBulkStore],
 })
 export class DeviceTypesModule {}

@@ -6,6 +6,7 @@ import { CreateDeviceHandler } from './create-device/create-device.handler';
 import { DeviceAssignmentsController } from './device-assignments.controller';
 import { DevicesController } from './devices.controller';
 import { DeviceAssignmentReader } from './persistence/device-assignment.reader';
+import { DeviceBulkStore } from './persistence/device-bulk.store';
 import { DeviceReader } from './persistence/device.reader';
 import { DeviceRepository } from './persistence/device.repository';
 import { EndDeviceAssignmentHandler } from './end-device-assignment/end-device-assignment.handler';
@@ -23,6 +24,7 @@ import { UpdateDeviceHandler } from './update-device/update-device.handler';
     DeviceReader,
     DeviceAssignmentReader,
     DeviceRepository,
+    DeviceBulkStore,
     ListDevicesHandler,
     CreateDeviceHandler,
     GetDeviceHandler,
@@ -33,6 +35,6 @@ import { UpdateDeviceHandler } from './update-device/update-device.handler';
     GetDeviceAssignmentHandler,
     EndDeviceAssignmentHandler,
   ],
-  exports: [DeviceReader],
+  exports: [DeviceReader, DeviceBulkStore],
 })
 export class DevicesModule {}

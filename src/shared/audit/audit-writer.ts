@@ -19,6 +19,8 @@ export interface AuditEntry {
    * records the status its route answers on success; neither is the handler's business.
    */
   errorCode?: ErrorCode;
+  /** The HTTP status answered when it is not the error code's usual one (502 for a failed upstream). */
+  status?: number;
   metadata?: Record<string, unknown>;
   /** Defaults to the request's actor (or `system` outside a request). */
   actor?: Actor;
@@ -57,6 +59,38 @@ export class AuditWriter {
   constructor(private readonly context: RequestContext) {}
 
   async write(manager: EntityManager, entry: AuditEntry): Promise<AuditLogEntity> {
+    return manager.save(AuditLogEntity, this.rowOf(manager, entry));
+  }
+
+  /** Many rows at once (a bulk import audits every record it creates): one statement, whatever their number. */
+  async writeMany(manager: EntityManager, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map((entry) => this.rowOf(manager, entry));
+    const column = <K extends keyof AuditLogEntity>(key: K) => rows.map((row) => row[key]);
+    await manager.query(
+      `INSERT INTO audit_log (tenant_id, event_type, action, entity_type, entity_id, outcome, actor_type, actor_id,
+                              correlation_id, method, route, status_code, metadata)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::text[], $10::text[], $11::text[], $12::int[], $13::jsonb[])`,
+      [
+        column('tenantId'),
+        column('eventType'),
+        column('action'),
+        column('entityType'),
+        column('entityId'),
+        column('outcome'),
+        column('actorType'),
+        column('actorId'),
+        column('correlationId'),
+        column('method'),
+        column('route'),
+        column('statusCode'),
+        rows.map((row) => JSON.stringify(row.metadata)),
+      ],
+    );
+  }
+
+  private rowOf(manager: EntityManager, entry: AuditEntry): AuditLogEntity {
     const actor = entry.actor ?? this.context.actor;
     const http = this.context.http;
     const metadata = scrubSecrets(entry.metadata ?? {}) as Record<string, unknown>;
@@ -64,7 +98,7 @@ export class AuditWriter {
     if (size > MAX_AUDIT_METADATA_BYTES) {
       throw new Error(`Audit metadata for ${entry.eventType} is ${size} bytes; the limit is ${MAX_AUDIT_METADATA_BYTES}`);
     }
-    const row = manager.create(AuditLogEntity, {
+    return manager.create(AuditLogEntity, {
       tenantId: entry.tenantId ?? null,
       eventType: entry.eventType,
       action: entry.action,
@@ -76,10 +110,11 @@ export class AuditWriter {
       correlationId: this.context.correlationId ?? `system-${randomUUID()}`,
       method: http.method,
       route: http.route,
-      statusCode: entry.errorCode ? ERROR_CODES[entry.errorCode].status : (entry.outcome ?? 'success') === 'success' ? this.context.successStatus : null,
+      statusCode:
+        entry.status ??
+        (entry.errorCode ? ERROR_CODES[entry.errorCode].status : (entry.outcome ?? 'success') === 'success' ? this.context.successStatus : null),
       metadata,
     });
-    return manager.save(AuditLogEntity, row);
   }
 }
 

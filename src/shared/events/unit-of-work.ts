@@ -15,6 +15,8 @@ export interface TransactionScope {
   publish(event: IEvent): void;
   /** Writes an audit row in this transaction. */
   audit(entry: AuditEntry): Promise<void>;
+  /** Writes many audit rows in this transaction, in a few statements (bulk operations). */
+  auditMany(entries: readonly AuditEntry[]): Promise<void>;
   /**
    * Writes a background job in this transaction (transactional outbox): it runs only after COMMIT, and never
    * after a rollback. Returns the job id, or null when its key is already pending or running.
@@ -68,6 +70,7 @@ export class UnitOfWork {
         audit: async (entry) => {
           await this.auditWriter.write(manager, entry);
         },
+        auditMany: (entries) => this.auditWriter.writeMany(manager, entries),
         enqueue: (job) => this.jobs.enqueue(job, manager),
       };
       return this.current.run(scope, () => work(scope));
