@@ -5,7 +5,21 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // test/fixtures/codecs: device codecs written for other network servers' runtimes, kept exactly as shipped.
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'openapi.json', 'test/fixtures/codecs/**'] },
+  // console/: its build output, the document it is generated from and the generated API types.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'openapi.json',
+      'test/fixtures/codecs/**',
+      'console/dist/**',
+      'console/node_modules/**',
+      'console/.generated/**',
+      'console/src/api/schema.d.ts',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -43,6 +57,9 @@ export default tseslint.config(
       ],
     },
   },
+  // The web console runs in the browser (its build scripts in Node, as ES modules).
+  { files: ['console/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
+  { files: ['console/scripts/**/*.mjs'], languageOptions: { sourceType: 'module', globals: globals.node } },
   {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
