@@ -11,7 +11,7 @@ export interface ChartSeries {
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'];
 
 /** A time-series chart (uPlot: small, fast, canvas) that follows its container's width. */
-export default function Chart({ x, series, title }: { x: number[]; series: ChartSeries[]; title: string }) {
+export default function Chart({ x, series, title, range }: { x: number[]; series: ChartSeries[]; title: string; range: [number, number] }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = container.current;
@@ -22,6 +22,8 @@ export default function Chart({ x, series, title }: { x: number[]; series: Chart
         height: 280,
         series: [{}, ...series.map((entry, index) => ({ label: entry.label, stroke: COLORS[index % COLORS.length], width: 2, points: { show: true, size: 6 } }))],
         axes: [{}, {}],
+        // The chosen time range, not the data's extent (a single point would otherwise span years).
+        scales: { x: { time: true, range: () => range } },
       },
       [x, ...series.map((entry) => entry.values)] as uPlot.AlignedData,
       element,
@@ -32,6 +34,6 @@ export default function Chart({ x, series, title }: { x: number[]; series: Chart
       observer.disconnect();
       plot.destroy();
     };
-  }, [x, series]);
+  }, [x, series, range]);
   return <div ref={container} className="chart" role="img" aria-label={title} />;
 }

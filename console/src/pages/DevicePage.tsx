@@ -177,18 +177,21 @@ function Measurements({ deviceId }: { deviceId: string }) {
     queryKey: ['measurements', deviceId, rangeIndex, bucket ?? 'raw', numericKeys.join(',')],
     enabled: numericKeys.length > 0,
     refetchInterval: LIVE_INTERVAL_MS,
-    queryFn: () => {
-      const to = new Date(Date.now() + 60_000).toISOString();
-      const from = new Date(Date.now() - range.seconds * 1000).toISOString();
-      return unwrap(
+    queryFn: async () => {
+      // Whole minutes, so a poll that brings nothing new leaves the chart as it is (same range, same data).
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      const to = new Date(minute + 120_000).toISOString();
+      const from = new Date(minute - range.seconds * 1000).toISOString();
+      const page = await unwrap(
         api.GET('/v1/devices/{deviceId}/measurements', {
           params: { path: { deviceId }, query: { from, to, fieldKeys: numericKeys.join(','), limit: 1000, ...(bucket ? { bucket, aggregation: 'avg' as const } : {}) } },
         }),
       );
+      return { page, range: [Date.parse(from) / 1000, Date.parse(to) / 1000] as [number, number] };
     },
   });
   const keyList = numericKeys.join(",");
-  const chart = useMemo(() => toChart(measurements.data?.items ?? [], keyList.split(",")), [measurements.data, keyList]);
+  const chart = useMemo(() => toChart(measurements.data?.page.items ?? [], keyList.split(",")), [measurements.data, keyList]);
 
   return (
     <>
@@ -223,7 +226,7 @@ function Measurements({ deviceId }: { deviceId: string }) {
           <p className="small" data-testid="chart-points">
             {chart.x.length} {bucket ? `buckets of ${bucket}` : 'points'}
           </p>
-          <Chart x={chart.x} series={chart.series} title={`Measurements of ${numericKeys.join(', ')}`} />
+          <Chart x={chart.x} series={chart.series} range={measurements.data.range} title={`Measurements of ${numericKeys.join(', ')}`} />
         </Suspense>
       )}
     </>

@@ -99,6 +99,11 @@ export function GuidePage() {
       {error ? <ErrorBox error={error} /> : null}
 
       <Step number={1} title="A device type and its fields" done={progress.flowReady === true}>
+        {progress.flowReady ? (
+          <p>
+            Created with the fields {progress.fields?.map((field) => field.key).join(', ')}, and a flow that copies them from the uplink's JSON payload.
+          </p>
+        ) : (
         <DeviceTypeStep
           busy={busy}
           onSubmit={(key, name, fields) =>
@@ -125,10 +130,16 @@ export function GuidePage() {
             })
           }
         />
+        )}
       </Step>
 
       {progress.flowReady ? (
         <Step number={2} title="A device" done={progress.deviceId !== undefined}>
+          {progress.deviceId ? (
+            <p>
+              Created with devEui <code>{progress.devEui}</code>.
+            </p>
+          ) : (
           <DeviceStep
             busy={busy}
             onSubmit={(name, devEui) =>
@@ -141,11 +152,15 @@ export function GuidePage() {
               })
             }
           />
+          )}
         </Step>
       ) : null}
 
       {progress.deviceId ? (
         <Step number={3} title="An ingestion credential" done={progress.token !== undefined}>
+          {progress.token ? (
+            <p>Created: its token is in the command below, shown this once.</p>
+          ) : (
           <CredentialStep
             busy={busy}
             onSubmit={(name) =>
@@ -156,6 +171,7 @@ export function GuidePage() {
               })
             }
           />
+          )}
         </Step>
       ) : null}
 
