@@ -6,7 +6,7 @@ import { randomDevEui, seedDevice, seedDeviceType } from './support/devices';
 import { freePort } from './support/free-port';
 import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
 import { startTestApp, TEST_ADMIN, TestApp } from './support/test-app';
-import { checkPage, launchBrowser, watchedPage, WatchedPage } from './support/browser';
+import { checkPage, launchBrowser, screenshot, watchedPage, WatchedPage } from './support/browser';
 
 const run = promisify(execFile);
 
@@ -149,7 +149,7 @@ describe('web console in a browser', () => {
     await page.locator('td[data-field="humidity"]', { hasText: '22.5' }).waitFor();
     await page.getByTestId('chart-points').filter({ hasText: '1 points' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
-    expect(await page.getByTestId('last-seen').textContent()).toMatch(/s ago/);
+    await page.getByTestId('last-seen').filter({ hasText: 's ago' }).waitFor();
     await checkPage(page, 'device');
 
     // A reload keeps the session (through the refresh cookie) and the page; the token shown once is gone for good.
@@ -204,6 +204,100 @@ describe('web console in a browser', () => {
     expect(await watched.page.getByText('South meter').count()).toBe(0);
     expect(await watched.page.getByText('My first device').count()).toBe(0);
     watched.expectClean();
+  });
+
+  it('device types: a change made from a stale page (If-Match) is shown as made by someone else, with a reload', async () => {
+    const first = await open();
+    const second = await open();
+    for (const watched of [first, second]) {
+      await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+      await watched.page.getByRole('link', { name: 'Device types' }).click();
+      await watched.page.getByRole('link', { name: 'First sensor' }).click();
+      await watched.page.getByRole('heading', { name: 'Fields' }).waitFor();
+    }
+    await checkPage(first.page, 'device-type');
+    const form = (watched: WatchedPage) => watched.page.getByRole('form', { name: 'Edit the device type' });
+    await form(first).getByLabel('Name').fill('Sensor renamed in the first browser');
+    await form(first).getByRole('button', { name: 'Save' }).click();
+    await first.page.getByText('Saved.').waitFor();
+
+    second.allow(/^409 PATCH \/v1\/device-types\//);
+    await form(second).getByLabel('Name').fill('Sensor renamed in the second browser');
+    await form(second).getByRole('button', { name: 'Save' }).click();
+    await second.page.getByText('This device type was changed by someone else since you opened it.').waitFor();
+    await screenshot(second.page, 'device-type-conflict');
+    await second.page.getByRole('button', { name: 'Reload' }).click();
+    await second.page.getByRole('heading', { name: 'Sensor renamed in the first browser' }).waitFor();
+    expect(await form(second).getByLabel('Name').inputValue()).toBe('Sensor renamed in the first browser');
+    await form(second).getByLabel('Name').fill('Sensor renamed in the second browser');
+    await form(second).getByRole('button', { name: 'Save' }).click();
+    await second.page.getByRole('heading', { name: 'Sensor renamed in the second browser' }).waitFor();
+
+    // A field: edit and deprecate, each with its own version.
+    second.page.on('dialog', (dialog) => void dialog.accept());
+    await second.page.getByRole('button', { name: 'Edit humidity' }).click();
+    await second.page.getByLabel('Unit of humidity').fill('%RH');
+    await second.page.getByRole('button', { name: 'Save humidity' }).click();
+    await second.page.getByRole('cell', { name: '%RH' }).waitFor();
+    await first.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Device types' }).click();
+    await first.page.getByRole('link', { name: 'Sensor renamed in the second browser' }).waitFor();
+    await checkPage(first.page, 'device-types');
+    first.expectClean();
+    second.expectClean();
+  });
+
+  it('ingestion credentials: the token is shown once, then only its prefix; revoking is offered', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+    await page.getByRole('link', { name: 'Ingestion credentials' }).click();
+    await page.getByRole('cell', { name: 'First uplink', exact: true }).waitFor();
+    await page.getByLabel('Credential name').fill('Rooftop gateway');
+    await page.getByRole('button', { name: 'Create a credential' }).click();
+    const token = (await page.getByTestId('new-token').locator('pre').textContent())!;
+    expect(token).toMatch(/^uit_[A-Za-z0-9_-]{43}$/);
+    await checkPage(page, 'credentials');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.content()).not.toContain(token);
+    await page.reload();
+    await page.getByRole('cell', { name: 'Rooftop gateway', exact: true }).waitFor();
+    expect(await page.content()).not.toContain(token);
+    expect(await page.getByText(`${token.slice(0, 12)}…`).count()).toBe(1);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Rooftop gateway' }).click();
+    await page.getByRole('row', { name: /Rooftop gateway.*revoked/ }).waitFor();
+    watched.expectClean();
+  });
+
+  it('organization units load level by level, ancestors outside the scope greyed; the audit logs list what happened', async () => {
+    const admin = await open();
+    await signIn(admin, TEST_ADMIN.username, TEST_ADMIN.password);
+    await admin.page.getByRole('link', { name: 'Organization units' }).click();
+    await admin.page.getByText('North', { exact: true }).waitFor();
+    expect(await admin.page.getByText('Harbour', { exact: true }).count()).toBe(0);
+    await admin.page.getByRole('button', { name: 'Open North' }).click();
+    await admin.page.getByText('Harbour', { exact: true }).waitFor();
+    await checkPage(admin.page, 'units');
+    await admin.page.getByRole('link', { name: 'Audit log', exact: true }).click();
+    await admin.page.getByText('device_type.updated').first().waitFor();
+    await checkPage(admin.page, 'audit');
+    await admin.page.getByRole('link', { name: 'Platform audit log' }).click();
+    await admin.page.getByRole('heading', { name: 'Audit log of the whole platform' }).waitFor();
+    await admin.page.locator('tbody tr').first().waitFor();
+    await checkPage(admin.page, 'audit-platform');
+    admin.expectClean();
+
+    const [harbour] = await t.dataSource.query<{ organization_unit_id: string }[]>(`SELECT organization_unit_id FROM organization_units WHERE name = 'Harbour'`);
+    const local = await seedUser(t);
+    await seedGrant(t, local.userId, tenant, 'tenant_viewer', { organizationUnitId: harbour!.organization_unit_id, ancestorIds: [], key: 'harbour' });
+    const scoped = await open();
+    await signIn(scoped, local.username, local.password);
+    await scoped.page.getByRole('link', { name: 'Organization units' }).click();
+    await scoped.page.getByText('(outside your access, shown to navigate)').waitFor();
+    expect(await scoped.page.getByText('South', { exact: true }).count()).toBe(0);
+    expect(await scoped.page.getByRole('button', { name: 'Rename' }).count()).toBe(0);
+    expect(await scoped.page.getByRole('link', { name: 'Audit log', exact: true }).count()).toBe(0);
+    scoped.expectClean();
   });
 
   it('sessions: the list with revoke, and sign-out everywhere ends the other browser too', async () => {

@@ -10,6 +10,11 @@ import { DevicesPage } from './pages/DevicesPage';
 import { DevicePage } from './pages/DevicePage';
 import { GuidePage } from './pages/GuidePage';
 import { OriginNotAllowedPage } from './pages/OriginNotAllowedPage';
+import { DeviceTypesPage } from './pages/DeviceTypesPage';
+import { DeviceTypePage } from './pages/DeviceTypePage';
+import { CredentialsPage } from './pages/CredentialsPage';
+import { UnitsPage } from './pages/UnitsPage';
+import { AuditPage } from './pages/AuditPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
 export function App() {
@@ -34,7 +39,13 @@ export function App() {
           <Route path="devices" element={<DevicesPage />} />
           <Route path="devices/:deviceId" element={<DevicePage />} />
           <Route path="guide" element={<GuidePage />} />
+          <Route path="units" element={<UnitsPage />} />
+          <Route path="device-types" element={<DeviceTypesPage />} />
+          <Route path="device-types/:deviceTypeId" element={<DeviceTypePage />} />
+          <Route path="credentials" element={<CredentialsPage />} />
+          <Route path="audit" element={<AuditPage />} />
         </Route>
+        <Route path="audit" element={<AuditPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -108,9 +108,22 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}): ${violation.targets.join(', ')}`);
 }
 
-/** Whether anything on the page is wider than the viewport (a horizontal scroll of the whole page). */
-export async function overflowsHorizontally(page: Page): Promise<boolean> {
-  return (await page.evaluate('document.documentElement.scrollWidth > window.innerWidth + 1')) as boolean;
+/**
+ * What sticks out to the right of the viewport (a horizontal scroll of the whole page): the outermost such
+ * elements, as `tag.class` paths, or [] when nothing does.
+ */
+export async function overflowsHorizontally(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth + 1) return [];
+    const name = (element) => element.tagName.toLowerCase() + (typeof element.className === 'string' && element.className ? '.' + element.className.split(' ').join('.') : '');
+    const wide = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1);
+    const outermost = wide.filter((element) => !wide.includes(element.parentElement));
+    return outermost.slice(0, 5).map((element) => {
+      const path = [];
+      for (let at = element; at && at !== document.body; at = at.parentElement) path.unshift(name(at));
+      return path.join(' > ') + ' (right edge ' + Math.round(element.getBoundingClientRect().right) + 'px)';
+    });
+  })()`)) as string[];
 }
 
 /** Checks one page at a time: axe, the phone width, a screenshot. */
@@ -121,8 +134,8 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(100);
   const overflow = await overflowsHorizontally(page);
-  if (overflow) await screenshot(page, `${name}-390px-overflow`);
-  expect({ page: name, overflowsAt390px: overflow }).toEqual({ page: name, overflowsAt390px: false });
+  if (overflow.length > 0) await screenshot(page, `${name}-390px-overflow`);
+  expect({ page: name, overflowsAt390px: overflow }).toEqual({ page: name, overflowsAt390px: [] });
   await screenshot(page, `${name}-390px`);
   if (wide) await page.setViewportSize(wide);
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { can, isPlatformAdmin, useMe, type Me } from '../auth/me';
+import { canTenantWide, isPlatformAdmin, useMe, type Me } from '../auth/me';
 import { useSession } from '../auth/session';
 import { useTenantInUrl } from '../tenant';
 import { ErrorBox, Loading } from './status';
@@ -41,7 +41,9 @@ export function Layout() {
 
   const link = (to: string, label: string) => (
     <li>
-      <NavLink to={to}>{label}</NavLink>
+      <NavLink to={to} end>
+        {label}
+      </NavLink>
     </li>
   );
 
@@ -80,9 +82,16 @@ export function Layout() {
           {tenantNumber !== undefined ? (
             <>
               {link(`/t/${tenantNumber}/devices`, 'Devices')}
-              {can(me.data, tenantNumber, 'devices:write') ? link(`/t/${tenantNumber}/guide`, 'First uplink') : null}
+              {link(`/t/${tenantNumber}/units`, 'Organization units')}
+              {link(`/t/${tenantNumber}/device-types`, 'Device types')}
+              {canTenantWide(me.data, tenantNumber, 'ingestion:manage') ? link(`/t/${tenantNumber}/credentials`, 'Ingestion credentials') : null}
+              {canTenantWide(me.data, tenantNumber, 'audit:read') ? link(`/t/${tenantNumber}/audit`, 'Audit log') : null}
+              {canTenantWide(me.data, tenantNumber, 'device-types:write') && canTenantWide(me.data, tenantNumber, 'ingestion:manage')
+                ? link(`/t/${tenantNumber}/guide`, 'First uplink')
+                : null}
             </>
           ) : null}
+          {isPlatformAdmin(me.data) ? link('/audit', 'Platform audit log') : null}
           {link('/account', 'Account and sessions')}
         </ul>
       </nav>

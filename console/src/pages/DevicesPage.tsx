@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { can, useMe } from '../auth/me';
+import { can, canTenantWide, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState, ago } from '../components/status';
 import { useTenantNumber } from '../tenant';
 import { useDeviceTypes, useUnits } from './lookups';
@@ -88,7 +88,9 @@ export function DevicesPage() {
             ) : (
               <Empty>
                 No devices yet.{' '}
-                {can(me.data, tenantNumber, 'devices:write') ? <Link to={`/t/${tenantNumber}/guide`}>Send a first uplink step by step</Link> : null}
+                {canTenantWide(me.data, tenantNumber, 'device-types:write') && canTenantWide(me.data, tenantNumber, 'ingestion:manage') ? (
+                  <Link to={`/t/${tenantNumber}/guide`}>Send a first uplink step by step</Link>
+                ) : null}
               </Empty>
             )
           ) : (
