@@ -300,6 +300,40 @@ describe('web console in a browser', () => {
     scoped.expectClean();
   });
 
+  it('users and memberships: a platform admin creates a user with a temporary password, grants and changes a membership', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByText('Create a user').click();
+    await page.getByLabel('Username').fill('field.tech');
+    await page.getByLabel('E-mail').fill('field.tech@uplink.test');
+    await page.getByLabel('Display name').fill('Field Technician');
+    await page.getByLabel('Temporary password (changed at the first sign-in)').fill('temporary-password-1');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('Field Technician').waitFor();
+    await checkPage(page, 'users');
+
+    await page.getByLabel('Tenant').selectOption(String(tenant.tenantNumber));
+    await page.getByRole('heading', { name: 'Devices' }).waitFor();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Memberships' }).click();
+    await page.getByRole('heading', { name: 'Memberships' }).waitFor();
+    await page.getByText('Grant a membership').click();
+    await page.getByLabel("User's e-mail").fill('field.tech@uplink.test');
+    await page.getByRole('button', { name: 'Grant', exact: true }).click();
+    const role = page.getByLabel('Role of field.tech@uplink.test');
+    await role.waitFor();
+    expect(await role.inputValue()).toBe('tenant_viewer');
+    await role.selectOption('tenant_operator');
+    await page.waitForResponse((response) => response.url().includes('/v1/memberships/') && response.request().method() === 'PATCH');
+    await page.getByRole('row', { name: /Field Technician/ }).getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('row', { name: /Field Technician.*disabled/ }).waitFor();
+    expect(await role.inputValue()).toBe('tenant_operator');
+    await checkPage(page, 'memberships');
+    watched.expectClean();
+  });
+
   it('sessions: the list with revoke, and sign-out everywhere ends the other browser too', async () => {
     const user = await seedUser(t);
     await seedGrant(t, user.userId, tenant, 'tenant_viewer');

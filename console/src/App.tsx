@@ -15,6 +15,8 @@ import { DeviceTypePage } from './pages/DeviceTypePage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { UnitsPage } from './pages/UnitsPage';
 import { AuditPage } from './pages/AuditPage';
+import { MembershipsPage } from './pages/MembershipsPage';
+import { UsersPage } from './pages/UsersPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
 export function App() {
@@ -44,8 +46,10 @@ export function App() {
           <Route path="device-types/:deviceTypeId" element={<DeviceTypePage />} />
           <Route path="credentials" element={<CredentialsPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="memberships" element={<MembershipsPage />} />
         </Route>
         <Route path="audit" element={<AuditPage />} />
+        <Route path="users" element={<UsersPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { canTenantWide, isPlatformAdmin, useMe, type Me } from '../auth/me';
+import { can, canTenantWide, isPlatformAdmin, useMe, type Me } from '../auth/me';
 import { useSession } from '../auth/session';
 import { useTenantInUrl } from '../tenant';
 import { ErrorBox, Loading } from './status';
@@ -85,12 +85,14 @@ export function Layout() {
               {link(`/t/${tenantNumber}/units`, 'Organization units')}
               {link(`/t/${tenantNumber}/device-types`, 'Device types')}
               {canTenantWide(me.data, tenantNumber, 'ingestion:manage') ? link(`/t/${tenantNumber}/credentials`, 'Ingestion credentials') : null}
+              {can(me.data, tenantNumber, 'memberships:read') ? link(`/t/${tenantNumber}/memberships`, 'Memberships') : null}
               {canTenantWide(me.data, tenantNumber, 'audit:read') ? link(`/t/${tenantNumber}/audit`, 'Audit log') : null}
               {canTenantWide(me.data, tenantNumber, 'device-types:write') && canTenantWide(me.data, tenantNumber, 'ingestion:manage')
                 ? link(`/t/${tenantNumber}/guide`, 'First uplink')
                 : null}
             </>
           ) : null}
+          {isPlatformAdmin(me.data) ? link('/users', 'Users') : null}
           {isPlatformAdmin(me.data) ? link('/audit', 'Platform audit log') : null}
           {link('/account', 'Account and sessions')}
         </ul>
