@@ -345,9 +345,16 @@ describe('web console in a browser', () => {
     await first.page.getByText('This session').waitFor();
     expect(await first.page.locator('tbody tr').count()).toBe(2);
     await checkPage(first.page, 'account');
+    // Revoking the other session signs that browser out at its next refresh.
+    await first.page.getByRole('button', { name: 'Revoke' }).click();
+    await first.page.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+    second.allow(/^401 /);
+    await second.page.reload();
+    await second.page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
+    // Signing out everywhere ends every session, this one included.
+    await signIn(second, user.username, user.password);
     await first.page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await first.page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
-    second.allow(/^401 /);
     await second.page.reload();
     await second.page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
     first.expectClean();
