@@ -17,7 +17,6 @@ export default tseslint.config(
       'console/dist/**',
       'console/node_modules/**',
       'console/.generated/**',
-      'console/src/api/schema.d.ts',
     ],
   },
   eslint.configs.recommended,

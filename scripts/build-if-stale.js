@@ -11,7 +11,8 @@
  * console's console/dist/index.html, each written by every build, which empties its folder first) against every
  * file and folder under src/ and console/src/ (a deleted or renamed file changes its folder's time) and the files
  * the build reads besides (package.json, package-lock.json, tsconfig*.json, nest-cli.json and the console's own).
- * The console's API types are generated from the service's document, so a change under src/ rebuilds both.
+ * The console's API types are generated from the service's document (into console/.generated, not a source
+ * folder), so a change under src/ rebuilds both.
  */
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
@@ -30,16 +31,13 @@ const INPUT_FILES = [
 ];
 const INPUT_FOLDERS = ['src', 'console/src', 'console/scripts'];
 const OUTPUTS = [join('dist', 'main.js'), join('console', 'dist', 'index.html')];
-/** Written by the build itself (the generated API types), so never a reason to build again. */
-const GENERATED = [join('console', 'src', 'api', 'schema.d.ts')];
 
-/** The newest modification time (ms) of `path` and everything under it, generated files left out. */
-function newestUnder(path, skip = new Set()) {
-  if (skip.has(path)) return 0;
+/** The newest modification time (ms) of `path` and everything under it. */
+function newestUnder(path) {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestUnder(join(path, entry), skip));
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestUnder(join(path, entry)));
   return newest;
 }
 
@@ -52,9 +50,8 @@ function staleReason(root) {
     if (!existsSync(join(root, output))) return 'no build yet';
     built = Math.min(built, statSync(join(root, output)).mtimeMs);
   }
-  const skip = new Set(GENERATED.map((file) => join(root, file)));
   const inputs = [...INPUT_FOLDERS, ...INPUT_FILES].map((path) => join(root, path)).filter((path) => existsSync(path));
-  for (const input of inputs) if (newestUnder(input, skip) > built) return `${input.slice(root.length + 1)} changed since the last build`;
+  for (const input of inputs) if (newestUnder(input) > built) return `${input.slice(root.length + 1)} changed since the last build`;
   return null;
 }
 
