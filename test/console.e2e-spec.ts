@@ -79,6 +79,9 @@ describe('web console in a browser', () => {
     signedIn = true;
     longLivedSince = Date.now();
     await longLived.page.getByRole('heading', { name: 'Devices' }).waitFor();
+    // The access token lives in memory only: no storage, no URL, no script-readable cookie.
+    expect(await longLived.page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe('[[],[],""]');
+    expect(longLived.page.url()).not.toMatch(/token|eyJ/i);
   });
 
   it('sign-in: one generic failure message, the 429 countdown, and the forced password change', async () => {
