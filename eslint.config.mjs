@@ -5,8 +5,22 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // test/fixtures/codecs: device codecs written for other network servers' runtimes, kept exactly as shipped;
-  // templates/codecs: the starter catalog's payload formatters, classic scripts whose decodeUplink the sandbox calls.
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'openapi.json', 'test/fixtures/codecs/**', 'templates/codecs/**'] },
+  // templates/codecs: the starter catalog's payload formatters, classic scripts whose decodeUplink the sandbox calls;
+  // console/: its build output, the document it is generated from and the generated API types.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'openapi.json',
+      'test/fixtures/codecs/**',
+      'templates/codecs/**',
+      'console/dist/**',
+      'console/node_modules/**',
+      'console/.generated/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -44,6 +58,9 @@ export default tseslint.config(
       ],
     },
   },
+  // The web console runs in the browser (its build scripts in Node, as ES modules).
+  { files: ['console/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
+  { files: ['console/scripts/**/*.mjs'], languageOptions: { sourceType: 'module', globals: globals.node } },
   {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },

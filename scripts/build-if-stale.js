@@ -7,15 +7,30 @@
  *
  *   node scripts/build-if-stale.js        builds with `npm run build` when stale, else says it is up to date
  *
- * "Older" compares modification times: the build's entry point (dist/main.js, written by every build, which
- * empties dist first) against every file and folder under src/ (a deleted or renamed file changes its folder's
- * time) and the files the build reads besides (package.json, package-lock.json, tsconfig*.json, nest-cli.json).
+ * "Older" compares modification times: the older of the build's two entry points (dist/main.js and the web
+ * console's console/dist/index.html, each written by every build, which empties its folder first) against every
+ * file and folder under src/ and console/src/ (a deleted or renamed file changes its folder's time) and the files
+ * the build reads besides (package.json, package-lock.json, tsconfig*.json, nest-cli.json and the console's own).
+ * The console's API types are generated from the service's document (into console/.generated, not a source
+ * folder), so a change under src/ rebuilds both.
  */
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
-const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
+const INPUT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'nest-cli.json',
+  'console/package.json',
+  'console/index.html',
+  'console/tsconfig.json',
+  'console/vite.config.ts',
+];
+const INPUT_FOLDERS = ['src', 'console/src', 'console/scripts'];
+const OUTPUTS = [join('dist', 'main.js'), join('console', 'dist', 'index.html')];
 
 /** The newest modification time (ms) of `path` and everything under it. */
 function newestUnder(path) {
@@ -26,12 +41,16 @@ function newestUnder(path) {
   return newest;
 }
 
-/** Why `root` needs a build, or null when dist/main.js is newer than every input. */
+/** Why `root` needs a build, or null when both outputs are newer than every input. */
 function staleReason(root) {
-  const output = join(root, 'dist', 'main.js');
-  if (!existsSync(output)) return 'no build yet';
-  const built = statSync(output).mtimeMs;
-  const inputs = [join(root, 'src'), ...INPUT_FILES.map((file) => join(root, file))].filter((path) => existsSync(path));
+  // The console's output counts only where the checkout has the console (its package.json).
+  const outputs = existsSync(join(root, 'console', 'package.json')) ? OUTPUTS : OUTPUTS.slice(0, 1);
+  let built = Infinity;
+  for (const output of outputs) {
+    if (!existsSync(join(root, output))) return 'no build yet';
+    built = Math.min(built, statSync(join(root, output)).mtimeMs);
+  }
+  const inputs = [...INPUT_FOLDERS, ...INPUT_FILES].map((path) => join(root, path)).filter((path) => existsSync(path));
   for (const input of inputs) if (newestUnder(input) > built) return `${input.slice(root.length + 1)} changed since the last build`;
   return null;
 }

@@ -14,6 +14,7 @@ import { NestLogger } from './logging/nest-logger';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './shared/auth/refresh-cookie-names';
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 import { answerClientErrors } from './shared/http/client-error';
+import { setupConsole } from './console/serve-console';
 
 /**
  * Builds the fully configured application (used by main.ts, the e2e tests and the benchmark), so tests exercise
@@ -51,6 +52,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
     }),
   );
+  // The web console's static files, before CORS and body parsing (neither applies to them).
+  if (config.consoleEnabled) setupConsole(app);
   // A preflight from an origin CORS refuses gets a 403 envelope naming the origin and the setting, not a 404.
   app.use(refusedPreflightMiddleware(config));
   app.enableCors({

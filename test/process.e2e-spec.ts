@@ -300,6 +300,22 @@ describe('the service process', () => {
       at('package.json', 1000);
       at('tsconfig.json', 3000);
       expect(staleReason(root)).toBe('tsconfig.json changed since the last build');
+      at('tsconfig.json', 1000);
+      // With the web console: its build output counts too, and so do its sources.
+      mkdirSync(join(root, 'console', 'src'), { recursive: true });
+      writeFileSync(join(root, 'console', 'package.json'), '{}');
+      writeFileSync(join(root, 'console', 'src', 'main.tsx'), '');
+      for (const path of ['console/package.json', 'console/src/main.tsx', 'console/src', 'console']) at(path, 1000);
+      expect(staleReason(root)).toBe('no build yet');
+      mkdirSync(join(root, 'console', 'dist'));
+      writeFileSync(join(root, 'console', 'dist', 'index.html'), '');
+      at('console/dist/index.html', 2000);
+      expect(staleReason(root)).toBeNull();
+      at('console/src/main.tsx', 3000);
+      expect(staleReason(root)).toBe('console/src changed since the last build');
+      at('console/src/main.tsx', 1000);
+      at('dist/main.js', 500);
+      expect(staleReason(root)).toMatch(/changed since the last build$/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -79,6 +79,16 @@ describe('AppConfig.fromEnv', () => {
       expect(AppConfig.fromEnv({ DB_MIGRATIONS_RUN: value }).migrationsRun).toBe(true);
     });
 
+    it('serves the console unless CONSOLE_ENABLED is false, and allows the PUBLIC_URL origin', () => {
+      expect(AppConfig.fromEnv({}).consoleEnabled).toBe(true);
+      expect(AppConfig.fromEnv({ CONSOLE_ENABLED: 'false' }).consoleEnabled).toBe(false);
+      const config = AppConfig.fromEnv({ NODE_ENV: 'test', PUBLIC_URL: 'https://uplink.example.com/', ALLOWED_ORIGINS: 'https://a.example' });
+      expect(config.publicUrl).toBe('https://uplink.example.com');
+      expect(config.allowedOrigins).toEqual(['https://a.example', 'https://uplink.example.com']);
+      expect(config.isOriginAllowed('https://uplink.example.com')).toBe(true);
+      expect(() => AppConfig.fromEnv({ PUBLIC_URL: 'https://uplink.example.com/console' })).toThrow(/PUBLIC_URL: must be an origin/);
+    });
+
     it('reads DOCS_ENABLED the same way', () => {
       expect(AppConfig.fromEnv({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);
     });

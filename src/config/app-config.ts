@@ -37,6 +37,10 @@ export class AppConfig {
   readonly trustProxy!: boolean | number | string[];
   readonly metricsToken!: string | null;
   readonly docsEnabled!: boolean;
+  /** Whether the web console is served at /console. */
+  readonly consoleEnabled!: boolean;
+  /** The origin browsers use to reach the service (PUBLIC_URL, without a trailing slash); null when unset. */
+  readonly publicUrl!: string | null;
   readonly shutdownTimeoutMs!: number;
   /** HS256 key of access tokens; outside production a random per-process key when unset. */
   readonly jwtSecret!: string;
@@ -139,10 +143,13 @@ export class AppConfig {
       dbPoolMax: value.DB_POOL_MAX,
       dbConnectTimeoutMs: value.DB_CONNECT_TIMEOUT_MS,
       dbStatementTimeoutMs: value.DB_STATEMENT_TIMEOUT_MS,
-      allowedOrigins: splitList(value.ALLOWED_ORIGINS),
+      // PUBLIC_URL is the console's own origin, so refresh and logout from it are allowed without repeating it.
+      allowedOrigins: withPublicUrl(splitList(value.ALLOWED_ORIGINS), value.PUBLIC_URL),
       trustProxy: parseTrustProxy(value.TRUST_PROXY) ?? false,
       metricsToken: value.METRICS_TOKEN ?? null,
       docsEnabled: value.DOCS_ENABLED,
+      consoleEnabled: value.CONSOLE_ENABLED,
+      publicUrl: value.PUBLIC_URL === undefined ? null : (value.PUBLIC_URL as string).replace(/\/$/, ''),
       shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
       jwtSecret: value.JWT_SECRET ?? randomBytes(32).toString('base64url'),
       cursorSecret: value.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
@@ -196,6 +203,13 @@ export class AppConfig {
     if (this.allowedOrigins.includes(origin)) return true;
     return this.nodeEnv === 'development' && DEVELOPMENT_ORIGIN.test(origin);
   }
+}
+
+/** ALLOWED_ORIGINS plus the PUBLIC_URL origin (once). */
+function withPublicUrl(origins: string[], publicUrl: string | undefined): string[] {
+  if (publicUrl === undefined) return origins;
+  const origin = publicUrl.replace(/\/$/, '');
+  return origins.includes(origin) ? origins : [...origins, origin];
 }
 
 const DEVELOPMENT_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:[0-9]{1,5})?$/;

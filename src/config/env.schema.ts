@@ -53,6 +53,12 @@ export const envSchema = Joi.object({
     }),
   METRICS_TOKEN: secret(16).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   DOCS_ENABLED: bool.default(true),
+  CONSOLE_ENABLED: bool.default(true),
+  // The origin browsers reach the service at (scheme, host and port, no path): allowed for refresh and logout like
+  // an ALLOWED_ORIGINS entry, and the address the start-up lines and the console's first-uplink guide name.
+  PUBLIC_URL: Joi.string()
+    .pattern(/^https?:\/\/[^/\s]+\/?$/)
+    .messages({ 'string.pattern.base': 'must be an origin such as https://uplink.example.com (scheme, host and optional port, no path)' }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).max(120000).default(10000),
   JWT_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   CURSOR_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),

@@ -23,7 +23,16 @@ describe('start-up next steps', () => {
     expect(texts).toEqual([
       'Ready: http://localhost:3000 (health: http://localhost:3000/readyz)',
       'API documentation: http://localhost:3000/docs (OpenAPI document: http://localhost:3000/docs/openapi.json)',
+      'Web console: http://localhost:3000/console',
     ]);
+  });
+
+  it('names the console at PUBLIC_URL, says when it is off, and warns in production without PUBLIC_URL', () => {
+    const at = (env: NodeJS.ProcessEnv) => nextSteps(config(env), { result: 'present', username: null })[2];
+    expect(at({ PUBLIC_URL: 'https://uplink.example.com/' })).toEqual({ text: 'Web console: https://uplink.example.com/console' });
+    expect(at({ CONSOLE_ENABLED: 'false' })).toEqual({ text: 'Web console is off (CONSOLE_ENABLED=false)' });
+    const production = at({ NODE_ENV: 'production', METRICS_TOKEN: 'm'.repeat(16), JWT_SECRET: 'x'.repeat(32), CURSOR_SECRET: 'y'.repeat(32) });
+    expect(production).toEqual({ text: expect.stringContaining('set PUBLIC_URL'), warn: true });
   });
 
   it('points to the one-time password file while it exists', () => {

@@ -15,6 +15,20 @@ export function publicUrl(config: Pick<AppConfig, 'host' | 'port'>): string {
 }
 
 /**
+ * Where the web console is. Outside development a browser's refresh and logout need the console's origin allowed:
+ * PUBLIC_URL (or an ALLOWED_ORIGINS entry) says which, so its absence is named.
+ */
+function consoleStep(config: AppConfig, url: string): NextStep {
+  if (!config.consoleEnabled) return { text: 'Web console is off (CONSOLE_ENABLED=false)' };
+  const consoleUrl = `${config.publicUrl ?? url}/console`;
+  if (config.publicUrl !== null || config.nodeEnv !== 'production') return { text: `Web console: ${consoleUrl}` };
+  return {
+    text: `Web console: ${consoleUrl} (set PUBLIC_URL to the origin browsers use, e.g. https://uplink.example.com, or sign-ins will not survive a reload)`,
+    warn: true,
+  };
+}
+
+/**
  * The end of the start-up output: the URL, the API documentation, and how the first admin signs in (the one-time
  * password file while it exists, i.e. until that password is changed).
  */
@@ -25,6 +39,7 @@ export function nextSteps(config: AppConfig, admin: PlatformAdminBootstrap['outc
     config.docsEnabled
       ? { text: `API documentation: ${url}/docs (OpenAPI document: ${url}/docs/openapi.json)` }
       : { text: 'API documentation is off (DOCS_ENABLED=false)' },
+    consoleStep(config, url),
   );
   const passwordFile = initialAdminPasswordFile(config);
   if (existsSync(passwordFile)) {

@@ -33,6 +33,8 @@ export interface TestAppOptions {
   extraModules?: Type[];
   /** `false` starts on an empty database (for migration and readiness tests). */
   migrated?: boolean;
+  /** Listen on this port instead of a random one (when the URL must be known before the start, e.g. PUBLIC_URL). */
+  port?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const app = await createApp(config, [PipelineProbeModule, ...(options.extraModules ?? [])]);
   const connectionGuard = guardSecondConnections(app.get(DataSource));
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const address = (app.getHttpServer() as Server).address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
