@@ -1,16 +1,79 @@
 import { Module } from '@nestjs/common';
-import { FlowActionRequests } from './persistence/flow-action-requests';
-import { EMAIL_TEMPLATE_LOOKUP, StoredEmailTemplates } from './persistence/email-template-lookup';
+import { MailerModule, MailerOptions } from '@nestjs-modules/mailer';
+import { AppConfig } from '../../config/app-config';
+import { HealthModule } from '../../health/health.module';
+import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { ActionKillSwitchController } from './action-kill-switch.controller';
+import { ChangeKillSwitchHandler } from './change-kill-switch/change-kill-switch.handler';
+import { ReleaseHeldDeliveriesJob } from './change-kill-switch/release-held-deliveries.job';
+import { DeadLettersController } from './dead-letters.controller';
+import { EmailDeliveriesController } from './email-deliveries.controller';
+import { EmailTestSendsController } from './email-test-sends.controller';
+import { GetDeadLetterHandler } from './get-dead-letter/get-dead-letter.handler';
+import { GetEmailDeliveryHandler } from './get-email-delivery/get-email-delivery.handler';
+import { GetKillSwitchHandler } from './get-kill-switch/get-kill-switch.handler';
+import { ListDeadLettersHandler } from './list-dead-letters/list-dead-letters.handler';
+import { ListEmailDeliveriesHandler } from './list-email-deliveries/list-email-deliveries.handler';
+import { deliveryMetricProviders } from './mail/delivery-metrics';
+import { MailHealth } from './mail/mail-health';
+import { MailTransport, smtpTransportOptions } from './mail/mail-transport';
 import { ActionKillSwitches } from './persistence/action-kill-switches';
+import { DeliveryLogReader } from './persistence/delivery-log.reader';
+import { EmailDeliveriesStore } from './persistence/email-deliveries.store';
+import { EmailDeliveryLinks } from './persistence/email-delivery-links';
+import { EMAIL_TEMPLATE_LOOKUP, StoredEmailTemplates } from './persistence/email-template-lookup';
+import { FlowActionRequests } from './persistence/flow-action-requests';
+import { RedriveDeadLetterHandler } from './redrive-dead-letter/redrive-dead-letter.handler';
+import { RedriveDeadLetterJob } from './redrive-dead-letter/redrive-dead-letter.job';
+import { ActionsRetentionJob } from './retention/actions-retention.job';
+import { DeliverySender } from './send-email-deliveries/delivery-sender';
+import { ExpandActionRequestsJob } from './send-email-deliveries/expand-action-requests.job';
+import { SendEmailDeliveryJob } from './send-email-deliveries/send-email-delivery.job';
+import { TestSendEmailHandler } from './test-send-email/test-send-email.handler';
 
 /**
- * Flow actions: the e-mail templates and their versions (`email_templates`, `email_template_versions`) and the
- * action requests live executions record (`flow_action_requests`). Flows look templates up through
- * `EMAIL_TEMPLATE_LOOKUP`; processing records requests through `FlowActionRequests` in its transaction; a new
- * tenant gets its kill-switch (`action_kill_switches`) through `ActionKillSwitches`.
+ * Flow actions: the e-mail templates and their versions (`email_templates`, `email_template_versions`), the action
+ * requests live executions record (`flow_action_requests`), and their delivery: one `email_deliveries` row per
+ * recipient, sent over SMTP by jobs on any replica with retries, dead letters, the per-tenant kill-switch
+ * (`action_kill_switches`) and flood control. Flows look templates up through `EMAIL_TEMPLATE_LOOKUP`; processing
+ * records requests through `FlowActionRequests` in its transaction and links an execution's deliveries through
+ * `EmailDeliveryLinks`; a new tenant gets its kill-switch through `ActionKillSwitches`.
  */
 @Module({
-  providers: [FlowActionRequests, ActionKillSwitches, { provide: EMAIL_TEMPLATE_LOOKUP, useClass: StoredEmailTemplates }],
-  exports: [FlowActionRequests, ActionKillSwitches, EMAIL_TEMPLATE_LOOKUP],
+  imports: [
+    PaginationModule,
+    HealthModule,
+    MailerModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): MailerOptions => ({ transport: smtpTransportOptions(config) as MailerOptions['transport'] }),
+    }),
+  ],
+  controllers: [EmailDeliveriesController, DeadLettersController, ActionKillSwitchController, EmailTestSendsController],
+  providers: [
+    FlowActionRequests,
+    ActionKillSwitches,
+    { provide: EMAIL_TEMPLATE_LOOKUP, useClass: StoredEmailTemplates },
+    EmailDeliveriesStore,
+    EmailDeliveryLinks,
+    DeliveryLogReader,
+    MailTransport,
+    MailHealth,
+    DeliverySender,
+    ExpandActionRequestsJob,
+    SendEmailDeliveryJob,
+    ReleaseHeldDeliveriesJob,
+    RedriveDeadLetterJob,
+    ActionsRetentionJob,
+    ListEmailDeliveriesHandler,
+    GetEmailDeliveryHandler,
+    ListDeadLettersHandler,
+    GetDeadLetterHandler,
+    RedriveDeadLetterHandler,
+    GetKillSwitchHandler,
+    ChangeKillSwitchHandler,
+    TestSendEmailHandler,
+    ...deliveryMetricProviders,
+  ],
+  exports: [FlowActionRequests, ActionKillSwitches, EMAIL_TEMPLATE_LOOKUP, EmailDeliveryLinks],
 })
 export class ActionsModule {}
