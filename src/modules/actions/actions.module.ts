@@ -19,6 +19,9 @@ import { MailHealth } from './mail/mail-health';
 import { MailTransport, smtpTransportOptions } from './mail/mail-transport';
 import { ActionKillSwitches } from './persistence/action-kill-switches';
 import { DeliveryLogReader } from './persistence/delivery-log.reader';
+import { RECIPIENT_RESOLVER, RENDER_CONTEXT_SOURCE } from './domain/delivery-ports';
+import { StoredRecipientResolver } from './persistence/recipient-resolver';
+import { ExecutionRenderContextReader } from './persistence/render-context.reader';
 import { EmailDeliveriesStore } from './persistence/email-deliveries.store';
 import { EmailDeliveryLinks } from './persistence/email-delivery-links';
 import { EMAIL_TEMPLATE_LOOKUP, StoredEmailTemplates } from './persistence/email-template-lookup';
@@ -35,7 +38,8 @@ import { TestSendEmailHandler } from './test-send-email/test-send-email.handler'
  * Flow actions: the e-mail templates and their versions (`email_templates`, `email_template_versions`), the action
  * requests live executions record (`flow_action_requests`), and their delivery: one `email_deliveries` row per
  * recipient, sent over SMTP by jobs on any replica with retries, dead letters, the per-tenant kill-switch
- * (`action_kill_switches`) and flood control. Flows look templates up through `EMAIL_TEMPLATE_LOOKUP`; processing
+ * (`action_kill_switches`) and flood control. Recipients come from the recipient bindings (`RECIPIENT_RESOLVER`),
+ * render values from the execution (`RENDER_CONTEXT_SOURCE`). Flows look templates up through `EMAIL_TEMPLATE_LOOKUP`; processing
  * records requests through `FlowActionRequests` in its transaction and links an execution's deliveries through
  * `EmailDeliveryLinks`; a new tenant gets its kill-switch through `ActionKillSwitches`.
  */
@@ -53,6 +57,8 @@ import { TestSendEmailHandler } from './test-send-email/test-send-email.handler'
     FlowActionRequests,
     ActionKillSwitches,
     { provide: EMAIL_TEMPLATE_LOOKUP, useClass: StoredEmailTemplates },
+    { provide: RECIPIENT_RESOLVER, useClass: StoredRecipientResolver },
+    { provide: RENDER_CONTEXT_SOURCE, useClass: ExecutionRenderContextReader },
     EmailDeliveriesStore,
     EmailDeliveryLinks,
     DeliveryLogReader,
@@ -74,6 +80,6 @@ import { TestSendEmailHandler } from './test-send-email/test-send-email.handler'
     TestSendEmailHandler,
     ...deliveryMetricProviders,
   ],
-  exports: [FlowActionRequests, ActionKillSwitches, EMAIL_TEMPLATE_LOOKUP, EmailDeliveryLinks],
+  exports: [FlowActionRequests, ActionKillSwitches, EMAIL_TEMPLATE_LOOKUP, RECIPIENT_RESOLVER, RENDER_CONTEXT_SOURCE, EmailDeliveryLinks],
 })
 export class ActionsModule {}

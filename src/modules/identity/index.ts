@@ -8,3 +8,5 @@ export { UserResponse } from './dto/user.response.dto';
 export { IdentityModule } from './identity.module';
 export { UserEntity } from './persistence/user.entity';
 export type { UserStatus } from './persistence/user.entity';
+export { readUserContacts } from './persistence/user-contact.reader';
+export type { UserContact } from './persistence/user-contact.reader';

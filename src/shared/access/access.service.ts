@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthCache } from '../auth/auth-cache';
 import type { Principal } from '../auth/principal';
 import { AuthorizationFailedError, ResourceNotFoundError } from '../errors/domain-error';
@@ -312,4 +312,34 @@ function toGrant(row: GrantRow): EffectiveGrant {
     includeDescendants: row.include_descendants,
     unitAncestorIds: row.unit_ancestor_ids ?? [],
   };
+}
+
+/**
+ * What each of several users may do in one tenant (the same rule as a caller's: membership, user, tenant and target
+ * active; a platform admin holds everything), keyed by user; a user with no effective grant gets an access that
+ * covers nothing. For decisions about users other than the caller (may this member receive this device's e-mail?);
+ * reads through `manager` so it can run in the caller's transaction. Empty when the tenant does not exist.
+ */
+export async function accessOfUsers(
+  manager: EntityManager,
+  tenantId: string,
+  users: readonly { userId: string; isPlatformAdmin: boolean }[],
+): Promise<Map<string, TenantAccess>> {
+  const result = new Map<string, TenantAccess>();
+  const [tenant] = await manager.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = $1`, [tenantId]);
+  if (!tenant || users.length === 0) return result;
+  const rows = await manager.query<(GrantRow & { user_id: string })[]>(
+    `SELECT m.user_id, m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
+       FROM memberships m
+       JOIN users u ON u.user_id = m.user_id AND u.status = 'active'
+       JOIN tenants t ON t.tenant_id = m.tenant_id AND t.status = 'active'
+       LEFT JOIN organization_units ou ON ou.organization_unit_id = m.organization_unit_id
+      WHERE m.tenant_id = $1 AND m.user_id = ANY ($2::uuid[]) AND m.status = 'active' AND ${EFFECTIVE_TARGET}
+      ORDER BY m.created_at, m.membership_id`,
+    [tenantId, [...new Set(users.map((user) => user.userId))]],
+  );
+  const grants = new Map<string, EffectiveGrant[]>();
+  for (const row of rows) grants.set(row.user_id, [...(grants.get(row.user_id) ?? []), toGrant(row)]);
+  for (const user of users) result.set(user.userId, new TenantAccess(tenant, user.isPlatformAdmin, grants.get(user.userId) ?? []));
+  return result;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
@@ -58,7 +58,7 @@ export class DeliverySender {
     private readonly jobs: JobQueue,
     private readonly config: AppConfig,
     @InjectMetric(EMAIL_DELIVERIES_TOTAL) private readonly outcomes: Counter<string>,
-    @Optional() @Inject(RENDER_CONTEXT_SOURCE) private readonly contexts?: RenderContextSource,
+    @Inject(RENDER_CONTEXT_SOURCE) private readonly contexts: RenderContextSource,
   ) {}
 
   /** How long a claim protects a delivery being sent: beyond any SMTP exchange and the job's own lease. */
@@ -151,7 +151,7 @@ export class DeliverySender {
       [versionId],
     );
     const context =
-      (delivery.flow_execution_id && this.contexts
+      (delivery.flow_execution_id
         ? await this.contexts.forExecution(manager, delivery.tenant_id, delivery.flow_execution_id)
         : null) ?? emptyRenderContext();
     const email = renderEmail({ subject: version!.subject, bodyText: version!.body_text, bodyHtml: version!.body_html }, context);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
@@ -46,7 +46,7 @@ export class ExpandActionRequestsJob implements JobHandlerInstance {
     private readonly jobs: JobQueue,
     private readonly config: AppConfig,
     @InjectMetric(EMAIL_DELIVERIES_TOTAL) private readonly outcomes: Counter<string>,
-    @Optional() @Inject(RECIPIENT_RESOLVER) private readonly recipients?: RecipientResolver,
+    @Inject(RECIPIENT_RESOLVER) private readonly recipients: RecipientResolver,
   ) {}
 
   async handle(_payload: object, context: JobContext): Promise<void> {
@@ -96,9 +96,11 @@ export class ExpandActionRequestsJob implements JobHandlerInstance {
     // Requests of this batch that queued an e-mail: later ones of the same flow, node and device are within cooldown.
     const queuedNow = new Set<string>();
     for (const request of requests) {
-      const recipients = this.recipients
-        ? await this.recipients.resolve(manager, { tenantId: request.tenant_id, emailTemplateId: request.email_template_id, deviceId: request.device_id })
-        : [];
+      const recipients = await this.recipients.resolve(manager, {
+        tenantId: request.tenant_id,
+        emailTemplateId: request.email_template_id,
+        deviceId: request.device_id,
+      });
       if (recipients.length === 0) continue;
       const cooldownKey = `${request.flow_id}/${request.node_id}/${request.device_id}`;
       let common = await this.requestSuppression(manager, request);

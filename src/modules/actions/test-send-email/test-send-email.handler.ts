@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
@@ -61,7 +61,7 @@ export class TestSendEmailHandler implements ICommandHandler<TestSendEmailComman
     private readonly unitOfWork: UnitOfWork,
     private readonly transport: MailTransport,
     private readonly config: AppConfig,
-    @Optional() @Inject(RENDER_CONTEXT_SOURCE) private readonly contexts?: RenderContextSource,
+    @Inject(RENDER_CONTEXT_SOURCE) private readonly contexts: RenderContextSource,
   ) {}
 
   async execute({ caller, templateId, versionId, body }: TestSendEmailCommand): Promise<TestSendResponse> {
@@ -76,7 +76,7 @@ export class TestSendEmailHandler implements ICommandHandler<TestSendEmailComman
     this.throttle(caller.principal.userId);
     let context: EmailRenderContext = body.context ? renderContextFrom(body.context) : emptyRenderContext();
     if (body.flowExecutionId !== undefined) {
-      const found = this.contexts ? await this.contexts.forExecution(this.dataSource.manager, version.tenantId, body.flowExecutionId.toLowerCase()) : null;
+      const found = await this.contexts.forExecution(this.dataSource.manager, version.tenantId, body.flowExecutionId.toLowerCase());
       if (!found) throw ValidationFailedError.single('body.flowExecutionId', 'reference_not_found', 'No execution of this tenant has this id.');
       context = found;
     }
