@@ -52,6 +52,30 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET block catalog', method: 'get', path: (n) => `/v1/tenants/${n}/flow-block-catalog` },
   { name: 'GET ingestion credentials', method: 'get', path: (n) => `/v1/tenants/${n}/ingestion-credentials` },
   { name: 'POST ingestion credential', method: 'post', path: (n) => `/v1/tenants/${n}/ingestion-credentials`, body: { name: 'Probe' } },
+  { name: 'GET e-mail deliveries', method: 'get', path: (n) => `/v1/tenants/${n}/email-deliveries` },
+  { name: 'GET dead letters', method: 'get', path: (n) => `/v1/tenants/${n}/dead-letters` },
+  { name: 'GET action kill-switch', method: 'get', path: (n) => `/v1/tenants/${n}/action-kill-switch` },
+  { name: 'POST pause e-mail', method: 'post', path: (n) => `/v1/tenants/${n}/action-kill-switch/pause`, body: { reason: 'Probe' } },
+  { name: 'POST resume e-mail', method: 'post', path: (n) => `/v1/tenants/${n}/action-kill-switch/resume` },
+];
+
+/** Endpoints addressed by an e-mail delivery id. */
+const EMAIL_DELIVERY_PROBES: Probe[] = [{ name: 'GET e-mail delivery', method: 'get', path: (id) => `/v1/email-deliveries/${id}` }];
+
+/** Endpoints addressed by a dead letter id. */
+const DEAD_LETTER_PROBES: Probe[] = [
+  { name: 'GET dead letter', method: 'get', path: (id) => `/v1/dead-letters/${id}` },
+  { name: 'POST redrive dead letter', method: 'post', path: (id) => `/v1/dead-letters/${id}/redrive` },
+];
+
+/** Endpoints addressed by an e-mail template version (given as `emailTemplateId/emailTemplateVersionId`). */
+const EMAIL_TEMPLATE_VERSION_PROBES: Probe[] = [
+  {
+    name: 'POST test-send',
+    method: 'post',
+    path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/test-send`,
+    body: { to: 'probe@example.com' },
+  },
 ];
 
 /** Endpoints addressed by an ingestion credential id (another tenant's, or a platform credential). */
@@ -348,6 +372,10 @@ describe('tenant isolation', () => {
   let ownBlock: string; // a, with a draft version
   let ownBlockVersion: string;
   let foreignCredential: string; // b
+  let foreignTemplate: { emailTemplateId: string; versionId: string }; // b, released version
+  let ownTemplate: { emailTemplateId: string; versionId: string }; // a, released version
+  let foreignDelivery: string; // b
+  let foreignDeadLetter: string; // b
   let platformCredential: string;
   let ownCredential: string; // a
   let bystander: string; // a user without grants
@@ -492,6 +520,35 @@ describe('tenant isolation', () => {
     foreignCredential = await seedCredential(b);
     platformCredential = await seedCredential(null);
     ownCredential = await seedCredential(a);
+
+    const seedTemplate = async (tenant: SeededTenant, key: string) => {
+      const [template] = await t.dataSource.query<{ email_template_id: string }[]>(
+        `INSERT INTO email_templates (tenant_id, key, name) VALUES ($1, $2, 'Probe template') RETURNING email_template_id`,
+        [tenant.tenantId, key],
+      );
+      const [version] = await t.dataSource.query<{ email_template_version_id: string }[]>(
+        `INSERT INTO email_template_versions (email_template_id, tenant_id, version_number, status, subject, body_text, released_at)
+         VALUES ($1, $2, 1, 'released', 'Probe', 'Probe', clock_timestamp()) RETURNING email_template_version_id`,
+        [template!.email_template_id, tenant.tenantId],
+      );
+      return { emailTemplateId: template!.email_template_id, versionId: version!.email_template_version_id };
+    };
+    foreignTemplate = await seedTemplate(b, 'foreign-template');
+    ownTemplate = await seedTemplate(a, 'own-template');
+    foreignDelivery = randomUUID();
+    await t.dataSource.query(
+      `INSERT INTO email_deliveries (email_delivery_id, tenant_id, email_template_id, email_template_version_id, recipient_email, status, message_id, attempt_count)
+       VALUES ($1, $2, $3, $4, 'probe@example.com', 'dead_lettered', '<probe@uplink.test>', 1)`,
+      [foreignDelivery, b.tenantId, foreignTemplate.emailTemplateId, foreignTemplate.versionId],
+    );
+    const [letter] = await t.dataSource.query<{ dead_letter_id: string }[]>(
+      `INSERT INTO dead_letters (tenant_id, email_delivery_id, email_template_id, email_template_version_id, recipient_email, message_id, subject,
+              body_text, attempts, last_error, first_attempt_at, last_attempt_at)
+       VALUES ($1, $2, $3, $4, 'probe@example.com', '<probe@uplink.test>', 'Probe', 'Probe', 1, '{"code":"smtp_550","message":"550"}', now(), now())
+       RETURNING dead_letter_id`,
+      [b.tenantId, foreignDelivery, foreignTemplate.emailTemplateId, foreignTemplate.versionId],
+    );
+    foreignDeadLetter = letter!.dead_letter_id;
   });
   afterAll(() => t.close());
 
@@ -534,6 +591,24 @@ describe('tenant isolation', () => {
       { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, body: () => ({ value: 1 }), foreign: foreignDevice.deviceId },
       { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, foreign: foreignDevice.deviceId },
       { name: 'parameters of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'deliveries of a template', method: 'get', path: (id) => `${tenant}/email-deliveries?emailTemplateId=${id}`, foreign: foreignTemplate.emailTemplateId },
+      { name: 'deliveries of a device', method: 'get', path: (id) => `${tenant}/email-deliveries?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'deliveries of an execution', method: 'get', path: (id) => `${tenant}/email-deliveries?flowExecutionId=${id}`, foreign: foreignFlow.executionId },
+      { name: 'dead letters of a template', method: 'get', path: (id) => `${tenant}/dead-letters?emailTemplateId=${id}`, foreign: foreignTemplate.emailTemplateId },
+      {
+        name: 'test-send of a foreign version under an own template',
+        method: 'post',
+        path: (id) => `/v1/email-templates/${ownTemplate.emailTemplateId}/versions/${id}/test-send`,
+        body: () => ({ to: 'probe@example.com' }),
+        foreign: foreignTemplate.versionId,
+      },
+      {
+        name: 'test-send with a foreign execution',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate.emailTemplateId}/versions/${ownTemplate.versionId}/test-send`,
+        body: (id) => ({ to: 'probe@example.com', flowExecutionId: id }),
+        foreign: foreignFlow.executionId,
+      },
       {
         name: 'parameters of a version',
         method: 'get',
@@ -649,6 +724,17 @@ describe('tenant isolation', () => {
         }
       },
     );
+
+    it.each([
+      ...EMAIL_DELIVERY_PROBES.map((probe) => [probe.name, probe, () => foreignDelivery] as const),
+      ...DEAD_LETTER_PROBES.map((probe) => [probe.name, probe, () => foreignDeadLetter] as const),
+      ...EMAIL_TEMPLATE_VERSION_PROBES.map((probe) => [probe.name, probe, () => `${foreignTemplate.emailTemplateId}/${foreignTemplate.versionId}`] as const),
+    ])('cannot tell a foreign e-mail delivery, dead letter or template version from a missing one: %s', async (_name, probe, target) => {
+      const foreign = await send(who, probe, target());
+      const missing = await send(who, probe, target().includes('/') ? `${randomUUID()}/${randomUUID()}` : randomUUID());
+      expect(foreign.status).toBe(404);
+      expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+    });
 
     it.each(FIXTURE_PROBES.map((probe) => [probe.name, probe] as const))(
       'cannot tell a foreign fixture from a missing one: %s',
@@ -948,6 +1034,10 @@ describe('tenant isolation', () => {
       foreignBlockVersion,
       foreignCredential,
       platformCredential,
+      foreignTemplate.emailTemplateId,
+      foreignTemplate.versionId,
+      foreignDelivery,
+      foreignDeadLetter,
       sibling.organizationUnitId,
       siblingDevice.deviceId,
       siblingAssignment,

@@ -35,13 +35,13 @@ export class ChangeKillSwitchHandler implements ICommandHandler<ChangeKillSwitch
       if (current.state === target) return KillSwitchResponse.of(current);
       const changed = await this.switches.set(tx.manager, tenantId, target, action === 'pause' ? reason : null, caller.principal.userId);
       if (action === 'pause') {
-        const rows = await tx.manager.query<unknown[]>(
+        const [, count] = await tx.manager.query<[unknown[], number]>(
           `UPDATE email_deliveries SET status = 'held', next_attempt_at = NULL, updated_at = clock_timestamp()
             WHERE tenant_id = $1 AND status IN ('queued', 'failed') AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
            RETURNING 1`,
           [tenantId],
         );
-        held = rows.length;
+        held = count;
       } else {
         await tx.enqueue({ name: RELEASE_HELD_DELIVERIES_JOB, payload: { tenantId } });
       }

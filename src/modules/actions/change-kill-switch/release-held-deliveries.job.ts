@@ -19,7 +19,7 @@ export class ReleaseHeldDeliveriesJob implements JobHandlerInstance<{ tenantId: 
   async handle({ tenantId }: { tenantId: string }, context: JobContext): Promise<void> {
     while (!context.signal.aborted) {
       const released = await this.dataSource.transaction(async (manager) => {
-        const rows = await manager.query<{ email_delivery_id: string }[]>(
+        const [rows] = await manager.query<[{ email_delivery_id: string }[], number]>(
           `UPDATE email_deliveries d SET status = 'queued', next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
             WHERE d.email_delivery_id IN (
                     SELECT email_delivery_id FROM email_deliveries WHERE tenant_id = $1 AND status = 'held'

@@ -84,7 +84,8 @@ export class EmailDeliveriesStore {
    * ran out, or nobody took it). Null when it is not to be sent now by this worker.
    */
   async claim(manager: EntityManager, deliveryId: string, token: string, leaseMs: number): Promise<ClaimedDelivery | null> {
-    const rows = await manager.query<ClaimedDelivery[]>(
+    // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
+    const [rows] = await manager.query<[ClaimedDelivery[], number]>(
       `UPDATE email_deliveries
           SET claim_token = $2, claimed_until = clock_timestamp() + make_interval(secs => $3::double precision)
         WHERE email_delivery_id = $1 AND status IN ('queued', 'failed')
@@ -136,12 +137,12 @@ export class EmailDeliveriesStore {
     attempt: DeliveryAttempt,
     next: { status: 'sent' } | { status: 'failed'; nextAttemptAt: Date } | { status: 'dead_lettered'; deadLetterId: string },
   ): Promise<boolean> {
-    const rows = await manager.query<unknown[]>(
+    const [, count] = await manager.query<[unknown[], number]>(
       `UPDATE email_deliveries
-          SET attempts = attempts || jsonb_build_array($3::jsonb), attempt_count = attempt_count + 1, status = $4,
-              next_attempt_at = $5, dead_letter_id = coalesce($6, dead_letter_id),
-              sent_at = CASE WHEN $4 = 'sent' THEN clock_timestamp() ELSE sent_at END,
-              ended_at = CASE WHEN $4 = 'sent' THEN clock_timestamp() ELSE NULL END,
+          SET attempts = attempts || jsonb_build_array($3::jsonb), attempt_count = attempt_count + 1, status = $4::varchar,
+              next_attempt_at = $5::timestamptz, dead_letter_id = coalesce($6::uuid, dead_letter_id),
+              sent_at = CASE WHEN $4::varchar = 'sent' THEN clock_timestamp() ELSE sent_at END,
+              ended_at = CASE WHEN $4::varchar = 'sent' THEN clock_timestamp() ELSE NULL END,
               claim_token = NULL, claimed_until = NULL, updated_at = clock_timestamp()
         WHERE email_delivery_id = $1 AND ($2::uuid IS NULL OR claim_token = $2)
        RETURNING 1`,
@@ -154,7 +155,7 @@ export class EmailDeliveriesStore {
         next.status === 'dead_lettered' ? next.deadLetterId : null,
       ],
     );
-    return rows.length > 0;
+    return count > 0;
   }
 
   /** A dead letter of a claimed delivery, holding its rendered message and last error; answers its id. */

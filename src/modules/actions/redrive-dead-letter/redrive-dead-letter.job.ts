@@ -60,9 +60,9 @@ export class RedriveDeadLetterJob implements JobHandlerInstance<{ deadLetterId: 
       await manager.query(
         `UPDATE email_deliveries
             SET attempts = attempts || jsonb_build_array($2::jsonb), attempt_count = attempt_count + 1, updated_at = clock_timestamp(),
-                status = CASE WHEN $3 THEN 'sent' ELSE status END,
-                sent_at = CASE WHEN $3 THEN clock_timestamp() ELSE sent_at END,
-                ended_at = CASE WHEN $3 THEN clock_timestamp() ELSE ended_at END
+                status = CASE WHEN $3::boolean THEN 'sent' ELSE status END,
+                sent_at = CASE WHEN $3::boolean THEN clock_timestamp() ELSE sent_at END,
+                ended_at = CASE WHEN $3::boolean THEN clock_timestamp() ELSE ended_at END
           WHERE email_delivery_id = $1`,
         [letter.emailDeliveryId, JSON.stringify(attempt), failure === null],
       );
