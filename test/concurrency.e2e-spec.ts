@@ -190,4 +190,33 @@ describe('parallel writes on a pool of five', () => {
     expect(tally(disabled)).toEqual({ 200: PARALLEL });
     expect(await auditCount('user.disabled', id)).toBe(1);
   });
+  it('e-mail templates and bindings: one template per key, one version per number, one activation, one binding per recipient, 500 per template', async () => {
+    const created = await burst(() => as(adminToken).post(`/v1/tenants/${tenant.tenantNumber}/email-templates`, { key: `burst-${process.pid}`, name: 'Burst' }));
+    expect(tally(created)).toEqual({ 201: 1, 409: PARALLEL - 1 });
+    expect(reasonsOf(created, 409)).toEqual(['duplicate_key']);
+    const id = created.find((res) => res.status === 201)!.body.emailTemplateId as string;
+
+    const drafts = await burst(() => as(adminToken).post(`/v1/email-templates/${id}/versions`, { subject: 'S {{device.name}}', bodyText: 'B' }));
+    expect(tally(drafts)).toEqual({ 201: PARALLEL });
+    expect(new Set(drafts.map((res) => res.body.versionNumber)).size).toBe(PARALLEL);
+    const versionId = drafts[0]!.body.emailTemplateVersionId as string;
+    const released = await burst(() => as(adminToken).post(`/v1/email-templates/${id}/versions/${versionId}/release`));
+    expect(tally(released)).toEqual({ 200: 1, 409: PARALLEL - 1 });
+    const activated = await burst(() => as(adminToken).post(`/v1/email-templates/${id}/activate`, { emailTemplateVersionId: versionId }).set('If-Match', '"1"'));
+    expect(tally(activated)).toEqual({ 200: 1, 409: PARALLEL - 1 });
+    expect(reasonsOf(activated, 409)).toEqual(['lock_version_mismatch']);
+
+    const path = `/v1/tenants/${tenant.tenantNumber}/recipient-bindings`;
+    const bound = await burst(() => as(adminToken).post(path, { emailTemplateId: id, recipientType: 'email', email: 'burst@example.test' }));
+    expect(tally(bound)).toEqual({ 201: 1, 409: PARALLEL - 1 });
+    expect(reasonsOf(bound, 409)).toEqual(['duplicate_binding']);
+    await t.dataSource.query(
+      `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, email) SELECT $1, $2, 'email', 'fill' || i || '@x.test' FROM generate_series(1, 490) AS i`,
+      [tenant.tenantId, id],
+    );
+    let n = 0;
+    const filled = await burst(() => as(adminToken).post(path, { emailTemplateId: id, recipientType: 'email', email: `last-${++n}@example.test` }));
+    expect(tally(filled)).toEqual({ 201: 9, 409: PARALLEL - 9 });
+    expect(reasonsOf(filled, 409)).toEqual(['max_bindings']);
+  });
 });

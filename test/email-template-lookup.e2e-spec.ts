@@ -9,7 +9,8 @@ import { startTestApp, TestApp } from './support/test-app';
 /*
  * The e-mail template lookup flow validation uses: a template of this tenant with an active version is fine, one
  * without an active version is the warning `email_template_inactive`, one that does not exist (or belongs to
- * another tenant) is the error `unknown_email_template`. Templates are seeded through SQL (their API comes later).
+ * another tenant) is the error `unknown_email_template`. Templates are seeded through SQL here, in states chosen directly
+ * (the templates API and the same checks through it: email-templates.e2e-spec.ts).
  */
 describe('e-mail template lookup in flow validation', () => {
   let t: TestApp;

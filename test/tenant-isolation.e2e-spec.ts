@@ -52,6 +52,15 @@ const TENANT_PROBES: Probe[] = [
   { name: 'GET block catalog', method: 'get', path: (n) => `/v1/tenants/${n}/flow-block-catalog` },
   { name: 'GET ingestion credentials', method: 'get', path: (n) => `/v1/tenants/${n}/ingestion-credentials` },
   { name: 'POST ingestion credential', method: 'post', path: (n) => `/v1/tenants/${n}/ingestion-credentials`, body: { name: 'Probe' } },
+  { name: 'GET e-mail templates', method: 'get', path: (n) => `/v1/tenants/${n}/email-templates` },
+  { name: 'POST e-mail template', method: 'post', path: (n) => `/v1/tenants/${n}/email-templates`, body: { key: 'probe-template', name: 'Probe' } },
+  { name: 'GET recipient bindings', method: 'get', path: (n) => `/v1/tenants/${n}/recipient-bindings` },
+  {
+    name: 'POST recipient binding',
+    method: 'post',
+    path: (n) => `/v1/tenants/${n}/recipient-bindings`,
+    body: { emailTemplateId: '00000000-0000-4000-8000-000000000000', recipientType: 'email', email: 'probe@example.test' },
+  },
   { name: 'GET e-mail deliveries', method: 'get', path: (n) => `/v1/tenants/${n}/email-deliveries` },
   { name: 'GET dead letters', method: 'get', path: (n) => `/v1/tenants/${n}/dead-letters` },
   { name: 'GET action kill-switch', method: 'get', path: (n) => `/v1/tenants/${n}/action-kill-switch` },
@@ -68,15 +77,6 @@ const DEAD_LETTER_PROBES: Probe[] = [
   { name: 'POST redrive dead letter', method: 'post', path: (id) => `/v1/dead-letters/${id}/redrive` },
 ];
 
-/** Endpoints addressed by an e-mail template version (given as `emailTemplateId/emailTemplateVersionId`). */
-const EMAIL_TEMPLATE_VERSION_PROBES: Probe[] = [
-  {
-    name: 'POST test-send',
-    method: 'post',
-    path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/test-send`,
-    body: { to: 'probe@example.com' },
-  },
-];
 
 /** Endpoints addressed by an ingestion credential id (another tenant's, or a platform credential). */
 const INGESTION_CREDENTIAL_PROBES: Probe[] = [
@@ -101,6 +101,38 @@ const FLOW_BLOCK_VERSION_PROBES: Probe[] = [
   { name: 'compile block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/compile` },
   { name: 'release block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/release` },
   { name: 'deprecate block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/deprecate` },
+];
+
+/** Endpoints addressed by an e-mail template id. */
+const EMAIL_TEMPLATE_PROBES: Probe[] = [
+  { name: 'GET e-mail template', method: 'get', path: (id) => `/v1/email-templates/${id}` },
+  { name: 'PATCH e-mail template', method: 'patch', path: (id) => `/v1/email-templates/${id}`, body: { name: 'Renamed' }, headers: IF_MATCH },
+  {
+    name: 'activate e-mail template',
+    method: 'post',
+    path: (id) => `/v1/email-templates/${id}/activate`,
+    body: { emailTemplateVersionId: '00000000-0000-4000-8000-000000000000' },
+    headers: IF_MATCH,
+  },
+  { name: 'GET e-mail template versions', method: 'get', path: (id) => `/v1/email-templates/${id}/versions` },
+  { name: 'POST e-mail template version', method: 'post', path: (id) => `/v1/email-templates/${id}/versions`, body: { subject: 'Probe', bodyText: 'Probe' } },
+];
+
+/** Endpoints addressed by an e-mail template version (given as `templateId/versionId`). */
+const EMAIL_TEMPLATE_VERSION_PROBES: Probe[] = [
+  { name: 'GET e-mail template version', method: 'get', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}` },
+  { name: 'release e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/release` },
+  { name: 'deprecate e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/deprecate` },
+  { name: 'render e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/render`, body: {} },
+  { name: 'test-send e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/test-send`, body: { to: 'probe@example.com' } },
+];
+
+/** Endpoints addressed by a recipient binding id. */
+const RECIPIENT_BINDING_PROBES: Probe[] = [
+  { name: 'GET recipient binding', method: 'get', path: (id) => `/v1/recipient-bindings/${id}` },
+  { name: 'PATCH recipient binding', method: 'patch', path: (id) => `/v1/recipient-bindings/${id}`, body: { includeDescendants: false } },
+  { name: 'disable recipient binding', method: 'post', path: (id) => `/v1/recipient-bindings/${id}/disable` },
+  { name: 'reactivate recipient binding', method: 'post', path: (id) => `/v1/recipient-bindings/${id}/reactivate` },
 ];
 
 /** Endpoints addressed by a device type id. */
@@ -259,6 +291,8 @@ const NOT_TENANT_OWNED: Record<string, Record<string, string>> = {
   'GET /v1/users/{userId}/memberships': { 'path:userId': 'platform administrators only', 'query:tenantId': 'platform administrators only' },
   'GET /v1/tenants/{tenantNumber}/memberships': { 'query:userId': 'a platform account, any tenant may grant it' },
   'POST /v1/tenants/{tenantNumber}/memberships': { 'body:userId': 'a platform account, any tenant may grant it' },
+  // A user is a platform account; one without a grant in the tenant is the same 400 reference_not_found as a random id.
+  'POST /v1/tenants/{tenantNumber}/recipient-bindings': { 'body:userId': 'a platform account (members only, checked like a random id)' },
   // Tenant lifecycle is for platform administrators only: anyone else gets 403 before any lookup.
   'POST /v1/tenants/{tenantNumber}/disable': { 'path:tenantNumber': 'platform administrators only' },
   'POST /v1/tenants/{tenantNumber}/reactivate': { 'path:tenantNumber': 'platform administrators only' },
@@ -372,13 +406,17 @@ describe('tenant isolation', () => {
   let ownBlock: string; // a, with a draft version
   let ownBlockVersion: string;
   let foreignCredential: string; // b
-  let foreignTemplate: { emailTemplateId: string; versionId: string }; // b, released version
-  let ownTemplate: { emailTemplateId: string; versionId: string }; // a, released version
   let foreignDelivery: string; // b
   let foreignDeadLetter: string; // b
   let platformCredential: string;
   let ownCredential: string; // a
   let bystander: string; // a user without grants
+  let foreignTemplate: string; // b, with a draft version and a binding
+  let foreignTemplateVersion: string;
+  let foreignBinding: string;
+  let ownTemplate: string; // a, with a draft version
+  let ownTemplateVersion: string;
+  let ownBinding: string; // a, of ownTemplate
   const tokens: Record<string, string> = {};
 
   const openAssignmentOf = async (device: SeededDevice): Promise<string> => {
@@ -521,32 +559,42 @@ describe('tenant isolation', () => {
     platformCredential = await seedCredential(null);
     ownCredential = await seedCredential(a);
 
-    const seedTemplate = async (tenant: SeededTenant, key: string) => {
+    const seedTemplate = async (tenant: SeededTenant, key: string): Promise<[string, string]> => {
       const [template] = await t.dataSource.query<{ email_template_id: string }[]>(
         `INSERT INTO email_templates (tenant_id, key, name) VALUES ($1, $2, 'Probe template') RETURNING email_template_id`,
         [tenant.tenantId, key],
       );
       const [version] = await t.dataSource.query<{ email_template_version_id: string }[]>(
-        `INSERT INTO email_template_versions (email_template_id, tenant_id, version_number, status, subject, body_text, released_at)
-         VALUES ($1, $2, 1, 'released', 'Probe', 'Probe', clock_timestamp()) RETURNING email_template_version_id`,
+        `INSERT INTO email_template_versions (email_template_id, tenant_id, version_number, subject, body_text)
+         VALUES ($1, $2, 1, 'Probe', 'Probe') RETURNING email_template_version_id`,
         [template!.email_template_id, tenant.tenantId],
       );
-      return { emailTemplateId: template!.email_template_id, versionId: version!.email_template_version_id };
+      return [template!.email_template_id, version!.email_template_version_id];
     };
-    foreignTemplate = await seedTemplate(b, 'foreign-template');
-    ownTemplate = await seedTemplate(a, 'own-template');
+    [foreignTemplate, foreignTemplateVersion] = await seedTemplate(b, 'foreign-template');
+    [ownTemplate, ownTemplateVersion] = await seedTemplate(a, 'own-template');
+    const [binding] = await t.dataSource.query<{ recipient_binding_id: string }[]>(
+      `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, email) VALUES ($1, $2, 'email', 'probe@example.test') RETURNING recipient_binding_id`,
+      [b.tenantId, foreignTemplate],
+    );
+    foreignBinding = binding!.recipient_binding_id;
+    const [own] = await t.dataSource.query<{ recipient_binding_id: string }[]>(
+      `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, email) VALUES ($1, $2, 'email', 'own@example.test') RETURNING recipient_binding_id`,
+      [a.tenantId, ownTemplate],
+    );
+    ownBinding = own!.recipient_binding_id;
     foreignDelivery = randomUUID();
     await t.dataSource.query(
       `INSERT INTO email_deliveries (email_delivery_id, tenant_id, email_template_id, email_template_version_id, recipient_email, status, message_id, attempt_count)
        VALUES ($1, $2, $3, $4, 'probe@example.com', 'dead_lettered', '<probe@uplink.test>', 1)`,
-      [foreignDelivery, b.tenantId, foreignTemplate.emailTemplateId, foreignTemplate.versionId],
+      [foreignDelivery, b.tenantId, foreignTemplate, foreignTemplateVersion],
     );
     const [letter] = await t.dataSource.query<{ dead_letter_id: string }[]>(
       `INSERT INTO dead_letters (tenant_id, email_delivery_id, email_template_id, email_template_version_id, recipient_email, message_id, subject,
               body_text, attempts, last_error, first_attempt_at, last_attempt_at)
        VALUES ($1, $2, $3, $4, 'probe@example.com', '<probe@uplink.test>', 'Probe', 'Probe', 1, '{"code":"smtp_550","message":"550"}', now(), now())
        RETURNING dead_letter_id`,
-      [b.tenantId, foreignDelivery, foreignTemplate.emailTemplateId, foreignTemplate.versionId],
+      [b.tenantId, foreignDelivery, foreignTemplate, foreignTemplateVersion],
     );
     foreignDeadLetter = letter!.dead_letter_id;
   });
@@ -591,21 +639,21 @@ describe('tenant isolation', () => {
       { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, body: () => ({ value: 1 }), foreign: foreignDevice.deviceId },
       { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, foreign: foreignDevice.deviceId },
       { name: 'parameters of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${id}`, foreign: foreignDevice.deviceId },
-      { name: 'deliveries of a template', method: 'get', path: (id) => `${tenant}/email-deliveries?emailTemplateId=${id}`, foreign: foreignTemplate.emailTemplateId },
+      { name: 'deliveries of a template', method: 'get', path: (id) => `${tenant}/email-deliveries?emailTemplateId=${id}`, foreign: foreignTemplate },
       { name: 'deliveries of a device', method: 'get', path: (id) => `${tenant}/email-deliveries?deviceId=${id}`, foreign: foreignDevice.deviceId },
       { name: 'deliveries of an execution', method: 'get', path: (id) => `${tenant}/email-deliveries?flowExecutionId=${id}`, foreign: foreignFlow.executionId },
-      { name: 'dead letters of a template', method: 'get', path: (id) => `${tenant}/dead-letters?emailTemplateId=${id}`, foreign: foreignTemplate.emailTemplateId },
+      { name: 'dead letters of a template', method: 'get', path: (id) => `${tenant}/dead-letters?emailTemplateId=${id}`, foreign: foreignTemplate },
       {
         name: 'test-send of a foreign version under an own template',
         method: 'post',
-        path: (id) => `/v1/email-templates/${ownTemplate.emailTemplateId}/versions/${id}/test-send`,
+        path: (id) => `/v1/email-templates/${ownTemplate}/versions/${id}/test-send`,
         body: () => ({ to: 'probe@example.com' }),
-        foreign: foreignTemplate.versionId,
+        foreign: foreignTemplateVersion,
       },
       {
         name: 'test-send with a foreign execution',
         method: 'post',
-        path: () => `/v1/email-templates/${ownTemplate.emailTemplateId}/versions/${ownTemplate.versionId}/test-send`,
+        path: () => `/v1/email-templates/${ownTemplate}/versions/${ownTemplateVersion}/test-send`,
         body: (id) => ({ to: 'probe@example.com', flowExecutionId: id }),
         foreign: foreignFlow.executionId,
       },
@@ -614,6 +662,53 @@ describe('tenant isolation', () => {
         method: 'get',
         path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${own.device}&flowVersionId=${id}`,
         foreign: foreignFlow.versionId,
+      },
+      {
+        name: 'activate an e-mail template version',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate}/activate`,
+        body: (id) => ({ emailTemplateVersionId: id }),
+        headers: IF_MATCH,
+        foreign: foreignTemplateVersion,
+      },
+      {
+        name: 'render against an execution',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate}/versions/${ownTemplateVersion}/render`,
+        body: (id) => ({ flowExecutionId: id }),
+        foreign: foreignFlow.executionId,
+      },
+      { name: 'bindings of a template', method: 'get', path: (id) => `${tenant}/recipient-bindings?emailTemplateId=${id}`, foreign: foreignTemplate },
+      { name: 'bindings of a type', method: 'get', path: (id) => `${tenant}/recipient-bindings?deviceTypeId=${id}`, foreign: foreignType.deviceTypeId },
+      { name: 'bindings of a unit', method: 'get', path: (id) => `${tenant}/recipient-bindings?organizationUnitId=${id}`, foreign: foreignUnit.organizationUnitId },
+      {
+        name: 'binding to a template',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: id, recipientType: 'email', email: 'cross@example.test' }),
+        foreign: foreignTemplate,
+      },
+      {
+        name: 'binding to a type',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: ownTemplate, recipientType: 'email', email: 'cross@example.test', deviceTypeId: id }),
+        foreign: foreignType.deviceTypeId,
+      },
+      {
+        name: 'binding to a unit',
+        method: 'post',
+        path: () => `${tenant}/recipient-bindings`,
+        body: (id) => ({ emailTemplateId: ownTemplate, recipientType: 'email', email: 'cross@example.test', organizationUnitId: id }),
+        foreign: foreignUnit.organizationUnitId,
+      },
+      { name: 'binding narrowed to a type', method: 'patch', path: () => `/v1/recipient-bindings/${ownBinding}`, body: (id) => ({ deviceTypeId: id }), foreign: foreignType.deviceTypeId },
+      {
+        name: 'binding narrowed to a unit',
+        method: 'patch',
+        path: () => `/v1/recipient-bindings/${ownBinding}`,
+        body: (id) => ({ organizationUnitId: id }),
+        foreign: foreignUnit.organizationUnitId,
       },
     ];
   };
@@ -728,8 +823,7 @@ describe('tenant isolation', () => {
     it.each([
       ...EMAIL_DELIVERY_PROBES.map((probe) => [probe.name, probe, () => foreignDelivery] as const),
       ...DEAD_LETTER_PROBES.map((probe) => [probe.name, probe, () => foreignDeadLetter] as const),
-      ...EMAIL_TEMPLATE_VERSION_PROBES.map((probe) => [probe.name, probe, () => `${foreignTemplate.emailTemplateId}/${foreignTemplate.versionId}`] as const),
-    ])('cannot tell a foreign e-mail delivery, dead letter or template version from a missing one: %s', async (_name, probe, target) => {
+    ])('cannot tell a foreign e-mail delivery or dead letter from a missing one: %s', async (_name, probe, target) => {
       const foreign = await send(who, probe, target());
       const missing = await send(who, probe, target().includes('/') ? `${randomUUID()}/${randomUUID()}` : randomUUID());
       expect(foreign.status).toBe(404);
@@ -819,6 +913,39 @@ describe('tenant isolation', () => {
       const overrides = await http().get(`/v1/flows/${ownFlow.flowId}/parameter-overrides`).set(auth).expect(200);
       expect(overrides.body).toMatchObject({ items: [], totalCount: 0 });
     });
+
+    it.each(EMAIL_TEMPLATE_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign e-mail template from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignTemplate);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
+
+    it.each(EMAIL_TEMPLATE_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign e-mail template version from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, `${foreignTemplate}/${foreignTemplateVersion}`);
+        const missing = await send(who, probe, `${randomUUID()}/${randomUUID()}`);
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+        const mixed = await send(who, probe, `${ownTemplate}/${foreignTemplateVersion}`);
+        const randomVersion = await send(who, probe, `${ownTemplate}/${randomUUID()}`);
+        expect(withoutCorrelation(mixed)).toEqual(withoutCorrelation(randomVersion));
+      },
+    );
+
+    it.each(RECIPIENT_BINDING_PROBES.map((probe) => [probe.name, probe] as const))(
+      'cannot tell a foreign recipient binding from a missing one: %s',
+      async (_name, probe) => {
+        const foreign = await send(who, probe, foreignBinding);
+        const missing = await send(who, probe, randomUUID());
+        expect(foreign.status).toBe(404);
+        expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+      },
+    );
 
     it.each(FLOW_BLOCK_VERSION_PROBES.map((probe) => [probe.name, probe] as const))(
       'cannot tell a foreign block version from a missing one: %s',
@@ -1034,8 +1161,9 @@ describe('tenant isolation', () => {
       foreignBlockVersion,
       foreignCredential,
       platformCredential,
-      foreignTemplate.emailTemplateId,
-      foreignTemplate.versionId,
+      foreignTemplate,
+      foreignTemplateVersion,
+      foreignBinding,
       foreignDelivery,
       foreignDeadLetter,
       sibling.organizationUnitId,

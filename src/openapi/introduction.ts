@@ -113,5 +113,6 @@ starting it, signing in); beside it, in \`docs/\`:
 - \`docs/operations.md\`: Docker Compose, cookies on plain HTTP, proxies, Kubernetes, probes, scaling.
 - \`docs/ingestion.md\`: ingestion credentials, ChirpStack, The Things Stack, MQTT, processing, retention.
 - \`docs/flows.md\`: custom blocks, the script sandbox, payload codecs, the flow engine, executions and replays.
+- \`docs/email-actions.md\`: e-mail templates, the template syntax and variables, recipient bindings.
 - \`docs/background-jobs.md\`, \`docs/benchmarks.md\`, \`docs/postman.md\`, \`docs/architecture.md\`.
 `.trim();

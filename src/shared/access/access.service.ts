@@ -326,8 +326,9 @@ export async function accessOfUsers(
   users: readonly { userId: string; isPlatformAdmin: boolean }[],
 ): Promise<Map<string, TenantAccess>> {
   const result = new Map<string, TenantAccess>();
+  if (users.length === 0) return result;
   const [tenant] = await manager.query<TenantRow[]>(`SELECT ${TENANT_COLUMNS} FROM tenants t WHERE t.tenant_id = $1`, [tenantId]);
-  if (!tenant || users.length === 0) return result;
+  if (!tenant) return result;
   const rows = await manager.query<(GrantRow & { user_id: string })[]>(
     `SELECT m.user_id, m.membership_id, m.role, m.organization_unit_id, m.include_descendants, ou.ancestor_ids AS unit_ancestor_ids
        FROM memberships m

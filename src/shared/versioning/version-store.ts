@@ -46,6 +46,11 @@ export interface VersionedTables {
     number: string;
     status: string;
   };
+  /**
+   * Whether a move to a lower number is audited as `<parent>.rolled_back` (default true); false audits every move as
+   * `<parent>.activated` (the numbers before and after are in its metadata either way).
+   */
+  auditsRollback?: boolean;
   /** The 404 of the parent (gone between the caller's existence check and the lock). */
   parentNotFound: () => Error;
   /** The 404 (or 400 reference) of a version that is missing or belongs to another parent. */
@@ -199,7 +204,7 @@ export class VersionStore {
    * Points the parent at `versionId`, checked in this order: parent 404, version 404, If-Match (409
    * `lock_version_mismatch` + `currentLockVersion`), 409 `version_not_released` (+`currentStatus`), 409 `already_active`.
    * Bumps the parent's lockVersion; audited as `<parent>.activated`, or `<parent>.rolled_back` when the new
-   * target's number is lower than the active one's.
+   * target's number is lower than the active one's (unless `auditsRollback` is false).
    */
   async activate(tx: TransactionScope, parentId: string, versionId: string, expectedLockVersion: number): Promise<ActivationResult> {
     const { p } = this;
@@ -223,9 +228,10 @@ export class VersionStore {
       [parentId, version.versionId],
     );
     const after = { ...parent, activeVersionId: version.versionId, lockVersion: parent.lockVersion + 1 };
+    const auditedAsRollback = rolledBack && this.tables.auditsRollback !== false;
     await tx.audit({
-      eventType: `${this.tables.parentEntityType}.${rolledBack ? 'rolled_back' : 'activated'}`,
-      action: rolledBack ? 'roll_back' : 'activate',
+      eventType: `${this.tables.parentEntityType}.${auditedAsRollback ? 'rolled_back' : 'activated'}`,
+      action: auditedAsRollback ? 'roll_back' : 'activate',
       entityType: this.tables.parentEntityType,
       entityId: parentId,
       tenantId: parent.tenantId,

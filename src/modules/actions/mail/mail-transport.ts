@@ -77,16 +77,3 @@ export class MailTransport {
     }
   }
 }
-
-/** The nodemailer transport options of the configured SMTP server (TLS from the URL: `smtps://` or STARTTLS). */
-export function smtpTransportOptions(config: AppConfig): Record<string, unknown> {
-  if (config.smtpUrl === null) return { jsonTransport: true };
-  return {
-    url: config.smtpUrl,
-    pool: config.smtpPool,
-    maxConnections: config.smtpMaxConnections,
-    connectionTimeout: config.smtpTimeoutMs,
-    greetingTimeout: config.smtpTimeoutMs,
-    socketTimeout: config.smtpTimeoutMs,
-  };
-}
