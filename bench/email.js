@@ -11,7 +11,7 @@
  * 2. Delivery throughput: BENCH_EMAILS (10000) deliveries queued at once (one transaction with their send jobs) for
  *    one service process and for two on the same database (jobs on, processing off, SMTP pooling on): deliveries/s
  *    from queueing to the last acceptance, and the delivery lag (queued -> sent) p50/p99.
- * Prints figures; never fails on a number.
+ * BENCH_PARTS=cpu or BENCH_PARTS=throughput runs one part only. Prints figures; never fails on a number.
  */
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
@@ -22,6 +22,7 @@ const { ADMIN, cpuSeconds, fail, postmasterOf, startService, throwAwayDatabase }
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 10000);
+const PARTS = (process.env.BENCH_PARTS ?? 'cpu,throughput').split(',');
 const DEVICES = 200;
 const CONNECTIONS = 20;
 
@@ -292,12 +293,12 @@ async function main() {
       await setup.stop();
     }
     const postmaster = await postmasterOf(db);
-    await executionCpu(db, database.url, seeded, postmaster);
+    if (PARTS.includes('cpu')) await executionCpu(db, database.url, seeded, postmaster);
     // The requests of part 1 are not part of part 2.
     await db.query(`UPDATE flow_action_requests SET status = 'done'`);
     await db.query(`DELETE FROM jobs WHERE name = 'actions.email.expand'`);
     process.stdout.write(`Delivery throughput to an in-process SMTP server (JOBS_CONCURRENCY 4 and SMTP pool of 5 per process, the defaults):\n`);
-    for (const processes of [1, 2]) await throughput(db, database.url, seeded, sink, processes);
+    if (PARTS.includes('throughput')) for (const processes of [1, 2]) await throughput(db, database.url, seeded, sink, processes);
     process.stdout.write(`(accepted by the SMTP server in total: ${sink.accepted})\n`);
   } finally {
     await db.end().catch(() => undefined);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FlowActionRequests } from '../src/modules/actions';
+import { ActionsRetentionJob } from '../src/modules/actions/retention/actions-retention.job';
+import { ExecutionRetentionSweeper } from '../src/modules/processing/retention/execution-retention-sweeper';
 import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { auditRows } from './support/audit';
 import { loginAdmin, seedUser } from './support/auth';
@@ -363,6 +365,26 @@ describe('test send', () => {
 
     const unknown = await admin.post(`/v1/email-templates/${template.emailTemplateId}/versions/${randomUUID()}/test-send`, { to: 'me@example.com' });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('retention', () => {
+  it('keeps deliveries and dead letters 30 days after they end, whatever execution retention deletes', async () => {
+    const { device } = await scenario(['kept@example.com']);
+    const executionId = await uplink(t, ingestionToken, device.devEui, 9);
+    const [row] = await waitDeliveries(t, executionId, 1);
+    // The execution goes (as if past execution retention); its delivery stays.
+    await t.dataSource.query(`UPDATE flow_executions SET started_at = now() - interval '400 days' WHERE flow_execution_id = $1`, [executionId]);
+    await t.app.get(ExecutionRetentionSweeper).run({});
+    expect(await t.dataSource.query(`SELECT 1 FROM flow_executions WHERE flow_execution_id = $1`, [executionId])).toEqual([]);
+    expect((await admin.get(`/v1/email-deliveries/${row!.email_delivery_id}`).expect(200)).body.flowExecutionId).toBe(executionId);
+
+    const context = { jobId: '0', name: 'actions.retention', attempt: 1, maxAttempts: 1, signal: new AbortController().signal };
+    await t.app.get(ActionsRetentionJob).handle({}, context);
+    await admin.get(`/v1/email-deliveries/${row!.email_delivery_id}`).expect(200);
+    await t.dataSource.query(`UPDATE email_deliveries SET ended_at = now() - interval '31 days' WHERE email_delivery_id = $1`, [row!.email_delivery_id]);
+    await t.app.get(ActionsRetentionJob).handle({}, context);
+    await admin.get(`/v1/email-deliveries/${row!.email_delivery_id}`).expect(404);
   });
 });
 

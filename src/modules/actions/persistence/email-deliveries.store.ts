@@ -37,6 +37,12 @@ export interface ClaimedDelivery {
   body_html: string | null;
   attempt_count: number;
   first_attempt_at: Date | null;
+  /** The tenant's e-mail is paused. */
+  paused: boolean;
+  /** The version's texts, to render at the first attempt. */
+  version_subject: string;
+  version_body_text: string;
+  version_body_html: string | null;
 }
 
 /** The one writer of `email_deliveries` and `dead_letters`. */
@@ -81,18 +87,23 @@ export class EmailDeliveriesStore {
 
   /**
    * Takes the delivery for one attempt: only a `queued` or `failed` one that no other worker holds (its lease
-   * ran out, or nobody took it). Null when it is not to be sent now by this worker.
+   * ran out, or nobody took it). Null when it is not to be sent now by this worker. Answers with it whether the
+   * tenant is paused and the version's texts, so an attempt needs one statement before the send.
    */
   async claim(manager: EntityManager, deliveryId: string, token: string, leaseMs: number): Promise<ClaimedDelivery | null> {
     // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
     const [rows] = await manager.query<[ClaimedDelivery[], number]>(
-      `UPDATE email_deliveries
+      `UPDATE email_deliveries d
           SET claim_token = $2, claimed_until = clock_timestamp() + make_interval(secs => $3::double precision)
-        WHERE email_delivery_id = $1 AND status IN ('queued', 'failed')
-          AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
-       RETURNING email_delivery_id, tenant_id, flow_id, flow_execution_id, device_id, email_template_id, email_template_version_id,
-                 recipient_email, message_id, subject, body_text, body_html, attempt_count,
-                 (SELECT min((a->>'at')::timestamptz) FROM jsonb_array_elements(attempts) a) AS first_attempt_at`,
+         FROM email_template_versions v
+        WHERE d.email_delivery_id = $1 AND d.status IN ('queued', 'failed')
+          AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
+          AND v.email_template_version_id = d.email_template_version_id
+       RETURNING d.email_delivery_id, d.tenant_id, d.flow_id, d.flow_execution_id, d.device_id, d.email_template_id,
+                 d.email_template_version_id, d.recipient_email, d.message_id, d.subject, d.body_text, d.body_html, d.attempt_count,
+                 (SELECT min((a->>'at')::timestamptz) FROM jsonb_array_elements(d.attempts) a) AS first_attempt_at,
+                 coalesce((SELECT k.state = 'paused' FROM action_kill_switches k WHERE k.tenant_id = d.tenant_id), false) AS paused,
+                 v.subject AS version_subject, v.body_text AS version_body_text, v.body_html AS version_body_html`,
       [deliveryId, token, leaseMs / 1000],
     );
     return rows[0] ?? null;
@@ -105,19 +116,6 @@ export class EmailDeliveriesStore {
       [deliveryId],
     );
     return row ?? null;
-  }
-
-  async storeRendered(
-    manager: EntityManager,
-    deliveryId: string,
-    token: string,
-    rendered: { versionId: string; subject: string; text: string; html: string | null },
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE email_deliveries SET email_template_version_id = $3, subject = $4, body_text = $5, body_html = $6, updated_at = clock_timestamp()
-        WHERE email_delivery_id = $1 AND claim_token = $2`,
-      [deliveryId, token, rendered.versionId, rendered.subject, rendered.text, rendered.html],
-    );
   }
 
   /** Back to waiting without an attempt (the tenant paused meanwhile): `held`. */
@@ -136,6 +134,7 @@ export class EmailDeliveriesStore {
     token: string | null,
     attempt: DeliveryAttempt,
     next: { status: 'sent' } | { status: 'failed'; nextAttemptAt: Date } | { status: 'dead_lettered'; deadLetterId: string },
+    rendered: { subject: string; text: string; html: string | null } | null = null,
   ): Promise<boolean> {
     const [, count] = await manager.query<[unknown[], number]>(
       `UPDATE email_deliveries
@@ -143,7 +142,9 @@ export class EmailDeliveriesStore {
               next_attempt_at = $5::timestamptz, dead_letter_id = coalesce($6::uuid, dead_letter_id),
               sent_at = CASE WHEN $4::varchar = 'sent' THEN clock_timestamp() ELSE sent_at END,
               ended_at = CASE WHEN $4::varchar = 'sent' THEN clock_timestamp() ELSE NULL END,
-              claim_token = NULL, claimed_until = NULL, updated_at = clock_timestamp()
+              claim_token = NULL, claimed_until = NULL, updated_at = clock_timestamp(),
+              subject = coalesce(subject, $7::varchar), body_text = coalesce(body_text, $8::text),
+              body_html = CASE WHEN body_text IS NULL THEN $9::text ELSE body_html END
         WHERE email_delivery_id = $1 AND ($2::uuid IS NULL OR claim_token = $2)
        RETURNING 1`,
       [
@@ -153,6 +154,9 @@ export class EmailDeliveriesStore {
         next.status,
         next.status === 'failed' ? next.nextAttemptAt.toISOString() : null,
         next.status === 'dead_lettered' ? next.deadLetterId : null,
+        rendered?.subject ?? null,
+        rendered?.text ?? null,
+        rendered?.html ?? null,
       ],
     );
     return count > 0;

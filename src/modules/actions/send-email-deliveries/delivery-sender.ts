@@ -69,7 +69,7 @@ export class DeliverySender {
   async attempt(deliveryId: string): Promise<AttemptOutcome> {
     const token = randomUUID();
     const manager = this.dataSource.manager;
-    const delivery = await this.store.claim(manager, deliveryId, token, this.leaseMs);
+    const delivery = await this.quickly((tx) => this.store.claim(tx, deliveryId, token, this.leaseMs));
     if (!delivery) {
       const state = await this.store.stateOf(manager, deliveryId);
       if (state && (state.status === 'queued' || state.status === 'failed') && state.claimed) {
@@ -77,12 +77,12 @@ export class DeliverySender {
       }
       return 'skipped';
     }
-    if (await this.paused(manager, delivery.tenant_id)) {
+    if (delivery.paused) {
       await this.store.hold(manager, deliveryId, token);
       this.outcomes.inc({ outcome: 'held' });
       return 'held';
     }
-    const rendered = await this.rendered(manager, delivery, token);
+    const rendered = await this.rendered(manager, delivery);
     const at = new Date();
     let attempt: DeliveryAttempt;
     let failure: SmtpFailure | null = null;
@@ -113,51 +113,57 @@ export class DeliverySender {
   ): Promise<AttemptOutcome> {
     const id = delivery.email_delivery_id;
     if (failure === null) {
-      const recorded = await this.store.recordAttempt(this.dataSource.manager, id, token, attempt, { status: 'sent' });
+      const recorded = await this.quickly((tx) => this.store.recordAttempt(tx, id, token, attempt, { status: 'sent' }, rendered));
       return recorded ? 'sent' : 'skipped';
     }
     const attempts = delivery.attempt_count + 1;
     const delay = failure.transient ? retryDelayAfter(attempts) : null;
-    return this.dataSource.transaction(async (manager) => {
+    return this.quickly(async (manager) => {
       if (delay === null) {
         const firstAttemptAt = delivery.first_attempt_at ?? new Date(attempt.at);
         const lastError = { code: failure.code, message: failure.message };
         const deadLetterId = await this.store.createDeadLetter(manager, delivery, rendered, attempts, lastError, firstAttemptAt);
-        const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'dead_lettered', deadLetterId });
+        const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'dead_lettered', deadLetterId }, rendered);
         if (!recorded) throw new DeliveryBusyError(`E-mail delivery ${id}: lease lost before its dead letter was recorded`);
         this.logger.warn(`E-mail delivery ${id} dead-lettered after ${attempts} attempt(s): ${failure.code}`);
         return 'dead_lettered';
       }
       const nextAttemptAt = new Date(Date.now() + delay);
-      const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'failed', nextAttemptAt });
+      const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'failed', nextAttemptAt }, rendered);
       if (!recorded) return 'skipped';
       await this.jobs.enqueue({ name: SEND_EMAIL_JOB, payload: { emailDeliveryId: id }, runAt: nextAttemptAt }, manager);
       return 'retried';
     });
   }
 
-  private async paused(manager: EntityManager, tenantId: string): Promise<boolean> {
-    const [row] = await manager.query<{ state: string }[]>(`SELECT state FROM action_kill_switches WHERE tenant_id = $1`, [tenantId]);
-    return row?.state === 'paused';
-  }
-
-  private async rendered(manager: EntityManager, delivery: ClaimedDelivery, token: string): Promise<Rendered> {
+  /**
+   * The delivery's message: kept from its first attempt, else rendered now from its version and its execution's
+   * values (stored with the attempt's record, so every later attempt and the dead letter carry the same text).
+   */
+  private async rendered(manager: EntityManager, delivery: ClaimedDelivery): Promise<Rendered> {
     const versionId = delivery.email_template_version_id!;
     if (delivery.subject !== null && delivery.body_text !== null) {
       return { versionId, subject: delivery.subject, text: delivery.body_text, html: delivery.body_html };
     }
-    const [version] = await manager.query<{ subject: string; body_text: string; body_html: string | null }[]>(
-      `SELECT subject, body_text, body_html FROM email_template_versions WHERE email_template_version_id = $1`,
-      [versionId],
-    );
     const context =
-      (delivery.flow_execution_id
-        ? await this.contexts.forExecution(manager, delivery.tenant_id, delivery.flow_execution_id)
-        : null) ?? emptyRenderContext();
-    const email = renderEmail({ subject: version!.subject, bodyText: version!.body_text, bodyHtml: version!.body_html }, context);
-    const rendered = { versionId, subject: email.subject, text: email.text, html: email.html };
-    await this.store.storeRendered(manager, delivery.email_delivery_id, token, rendered);
-    return rendered;
+      (delivery.flow_execution_id ? await this.contexts.forExecution(manager, delivery.tenant_id, delivery.flow_execution_id) : null) ??
+      emptyRenderContext();
+    const email = renderEmail(
+      { subject: delivery.version_subject, bodyText: delivery.version_body_text, bodyHtml: delivery.version_body_html },
+      context,
+    );
+    return { versionId, subject: email.subject, text: email.text, html: email.html };
+  }
+
+  /**
+   * The claim and the record of an attempt commit without waiting for the WAL flush: a database crash can lose only
+   * their last moments, which at worst sends a delivery again with its same Message-ID (at-least-once).
+   */
+  private quickly<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL synchronous_commit = off`);
+      return work(manager);
+    });
   }
 }
 
