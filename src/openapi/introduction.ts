@@ -114,5 +114,6 @@ starting it, signing in); beside it, in \`docs/\`:
 - \`docs/ingestion.md\`: ingestion credentials, ChirpStack, The Things Stack, MQTT, processing, retention.
 - \`docs/flows.md\`: custom blocks, the script sandbox, payload codecs, the flow engine, executions and replays.
 - \`docs/email-actions.md\`: e-mail templates, the template syntax and variables, recipient bindings.
+- \`docs/email.md\`: e-mail delivery: SMTP settings, retries, dead letters, the kill-switch, flood control, the delivery log.
 - \`docs/background-jobs.md\`, \`docs/benchmarks.md\`, \`docs/postman.md\`, \`docs/architecture.md\`.
 `.trim();
