@@ -141,8 +141,9 @@ it('resends with the same Message-ID after a process is killed between the SMTP 
   expect(after).toMatchObject({ status: 'sent', attempt_count: 1 });
 
   sink.received.length = 0;
+  const sentBefore = (await statusCounts()).sent ?? 0;
   await pendingRequests(3, 10);
-  await waitUntil(async () => (await statusCounts()).sent === 60 + 1 + 30, 60_000, 'the next 30 sent');
+  await waitUntil(async () => (await statusCounts()).sent === sentBefore + 30, 60_000, 'the next 30 sent');
   const copies = copiesByMessageId();
   expect(copies.size).toBe(30);
   expect([...copies.values()].every((n) => n === 1)).toBe(true);
