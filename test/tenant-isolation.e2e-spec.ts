@@ -61,7 +61,22 @@ const TENANT_PROBES: Probe[] = [
     path: (n) => `/v1/tenants/${n}/recipient-bindings`,
     body: { emailTemplateId: '00000000-0000-4000-8000-000000000000', recipientType: 'email', email: 'probe@example.test' },
   },
+  { name: 'GET e-mail deliveries', method: 'get', path: (n) => `/v1/tenants/${n}/email-deliveries` },
+  { name: 'GET dead letters', method: 'get', path: (n) => `/v1/tenants/${n}/dead-letters` },
+  { name: 'GET action kill-switch', method: 'get', path: (n) => `/v1/tenants/${n}/action-kill-switch` },
+  { name: 'POST pause e-mail', method: 'post', path: (n) => `/v1/tenants/${n}/action-kill-switch/pause`, body: { reason: 'Probe' } },
+  { name: 'POST resume e-mail', method: 'post', path: (n) => `/v1/tenants/${n}/action-kill-switch/resume` },
 ];
+
+/** Endpoints addressed by an e-mail delivery id. */
+const EMAIL_DELIVERY_PROBES: Probe[] = [{ name: 'GET e-mail delivery', method: 'get', path: (id) => `/v1/email-deliveries/${id}` }];
+
+/** Endpoints addressed by a dead letter id. */
+const DEAD_LETTER_PROBES: Probe[] = [
+  { name: 'GET dead letter', method: 'get', path: (id) => `/v1/dead-letters/${id}` },
+  { name: 'POST redrive dead letter', method: 'post', path: (id) => `/v1/dead-letters/${id}/redrive` },
+];
+
 
 /** Endpoints addressed by an ingestion credential id (another tenant's, or a platform credential). */
 const INGESTION_CREDENTIAL_PROBES: Probe[] = [
@@ -109,6 +124,7 @@ const EMAIL_TEMPLATE_VERSION_PROBES: Probe[] = [
   { name: 'release e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/release` },
   { name: 'deprecate e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/deprecate` },
   { name: 'render e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/render`, body: {} },
+  { name: 'test-send e-mail template version', method: 'post', path: (ids) => `/v1/email-templates/${ids.replace('/', '/versions/')}/test-send`, body: { to: 'probe@example.com' } },
 ];
 
 /** Endpoints addressed by a recipient binding id. */
@@ -401,6 +417,8 @@ describe('tenant isolation', () => {
   let ownBlock: string; // a, with a draft version
   let ownBlockVersion: string;
   let foreignCredential: string; // b
+  let foreignDelivery: string; // b
+  let foreignDeadLetter: string; // b
   let platformCredential: string;
   let ownCredential: string; // a
   let template: { templateId: string; versionId: string }; // global, released: copied into flows
@@ -586,6 +604,20 @@ describe('tenant isolation', () => {
       [a.tenantId, ownTemplate],
     );
     ownBinding = own!.recipient_binding_id;
+    foreignDelivery = randomUUID();
+    await t.dataSource.query(
+      `INSERT INTO email_deliveries (email_delivery_id, tenant_id, email_template_id, email_template_version_id, recipient_email, status, message_id, attempt_count)
+       VALUES ($1, $2, $3, $4, 'probe@example.com', 'dead_lettered', '<probe@uplink.test>', 1)`,
+      [foreignDelivery, b.tenantId, foreignTemplate, foreignTemplateVersion],
+    );
+    const [letter] = await t.dataSource.query<{ dead_letter_id: string }[]>(
+      `INSERT INTO dead_letters (tenant_id, email_delivery_id, email_template_id, email_template_version_id, recipient_email, message_id, subject,
+              body_text, attempts, last_error, first_attempt_at, last_attempt_at)
+       VALUES ($1, $2, $3, $4, 'probe@example.com', '<probe@uplink.test>', 'Probe', 'Probe', 1, '{"code":"smtp_550","message":"550"}', now(), now())
+       RETURNING dead_letter_id`,
+      [b.tenantId, foreignDelivery, foreignTemplate, foreignTemplateVersion],
+    );
+    foreignDeadLetter = letter!.dead_letter_id;
   });
   afterAll(() => t.close());
 
@@ -628,6 +660,24 @@ describe('tenant isolation', () => {
       { name: 'PUT device override', method: 'put', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, body: () => ({ value: 1 }), foreign: foreignDevice.deviceId },
       { name: 'DELETE device override', method: 'delete', path: (id) => `/v1/flows/${own.flow}/parameter-overrides/devices/${id}/factor`, foreign: foreignDevice.deviceId },
       { name: 'parameters of a device', method: 'get', path: (id) => `/v1/flows/${own.flow}/resolved-parameters?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'deliveries of a template', method: 'get', path: (id) => `${tenant}/email-deliveries?emailTemplateId=${id}`, foreign: foreignTemplate },
+      { name: 'deliveries of a device', method: 'get', path: (id) => `${tenant}/email-deliveries?deviceId=${id}`, foreign: foreignDevice.deviceId },
+      { name: 'deliveries of an execution', method: 'get', path: (id) => `${tenant}/email-deliveries?flowExecutionId=${id}`, foreign: foreignFlow.executionId },
+      { name: 'dead letters of a template', method: 'get', path: (id) => `${tenant}/dead-letters?emailTemplateId=${id}`, foreign: foreignTemplate },
+      {
+        name: 'test-send of a foreign version under an own template',
+        method: 'post',
+        path: (id) => `/v1/email-templates/${ownTemplate}/versions/${id}/test-send`,
+        body: () => ({ to: 'probe@example.com' }),
+        foreign: foreignTemplateVersion,
+      },
+      {
+        name: 'test-send with a foreign execution',
+        method: 'post',
+        path: () => `/v1/email-templates/${ownTemplate}/versions/${ownTemplateVersion}/test-send`,
+        body: (id) => ({ to: 'probe@example.com', flowExecutionId: id }),
+        foreign: foreignFlow.executionId,
+      },
       {
         name: 'copy a flow template into a flow',
         method: 'post',
@@ -797,6 +847,16 @@ describe('tenant isolation', () => {
         }
       },
     );
+
+    it.each([
+      ...EMAIL_DELIVERY_PROBES.map((probe) => [probe.name, probe, () => foreignDelivery] as const),
+      ...DEAD_LETTER_PROBES.map((probe) => [probe.name, probe, () => foreignDeadLetter] as const),
+    ])('cannot tell a foreign e-mail delivery or dead letter from a missing one: %s', async (_name, probe, target) => {
+      const foreign = await send(who, probe, target());
+      const missing = await send(who, probe, target().includes('/') ? `${randomUUID()}/${randomUUID()}` : randomUUID());
+      expect(foreign.status).toBe(404);
+      expect(withoutCorrelation(foreign)).toEqual(withoutCorrelation(missing));
+    });
 
     it.each(FIXTURE_PROBES.map((probe) => [probe.name, probe] as const))(
       'cannot tell a foreign fixture from a missing one: %s',
@@ -1133,6 +1193,8 @@ describe('tenant isolation', () => {
       foreignTemplate,
       foreignTemplateVersion,
       foreignBinding,
+      foreignDelivery,
+      foreignDeadLetter,
       sibling.organizationUnitId,
       siblingDevice.deviceId,
       siblingAssignment,

@@ -93,6 +93,19 @@ export class AppConfig {
   readonly rawRetentionDays!: number;
   /** Flow executions started longer ago are deleted (with their e-mail requests). */
   readonly executionRetentionDays!: number;
+  /** Null: no SMTP server configured (deliveries wait and retry; readiness reports `mail` down). */
+  readonly smtpUrl!: string | null;
+  /** The `From` of every e-mail; its domain names the `Message-ID`s. */
+  readonly mailFrom!: string;
+  /** Reuse SMTP connections (nodemailer's pool) instead of one connection per message. */
+  readonly smtpPool!: boolean;
+  readonly smtpMaxConnections!: number;
+  /** Connect, greeting and socket inactivity limit of one SMTP exchange, ms. */
+  readonly smtpTimeoutMs!: number;
+  /** E-mails one tenant's flows may queue per hour; past it new ones are suppressed (`tenant_rate_limit`). */
+  readonly actionsMaxEmailsPerHour!: number;
+  /** Test sends one user may make per minute. */
+  readonly actionsTestSendsPerMinute!: number;
   /** Null: MQTT_ENABLED is false (no broker connection). */
   readonly mqtt!: MqttSettings | null;
   /** The one accepted https address pattern of the legacy system's API host; null: no legacy import source is accepted. */
@@ -184,6 +197,13 @@ export class AppConfig {
       processingPollIntervalMs: value.PROCESSING_POLL_INTERVAL_MS,
       rawRetentionDays: value.RAW_RETENTION_DAYS,
       executionRetentionDays: value.EXECUTION_RETENTION_DAYS,
+      smtpUrl: value.SMTP_URL ?? null,
+      mailFrom: value.MAIL_FROM,
+      smtpPool: value.SMTP_POOL,
+      smtpMaxConnections: value.SMTP_MAX_CONNECTIONS,
+      smtpTimeoutMs: value.SMTP_TIMEOUT_MS,
+      actionsMaxEmailsPerHour: value.ACTIONS_MAX_EMAILS_PER_HOUR,
+      actionsTestSendsPerMinute: value.ACTIONS_TEST_SENDS_PER_MINUTE,
       mqtt: mqtt as MqttSettings | null,
       legacyImportBaseUrlPattern: value.LEGACY_IMPORT_BASE_URL_PATTERN ? new RegExp(value.LEGACY_IMPORT_BASE_URL_PATTERN) : null,
       legacyImportAllowHttpLoopback: value.LEGACY_IMPORT_ALLOW_HTTP_LOOPBACK,

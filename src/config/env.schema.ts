@@ -97,6 +97,19 @@ export const envSchema = Joi.object({
   PROCESSING_POLL_INTERVAL_MS: Joi.number().integer().min(10).max(60000).default(250),
   RAW_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
   EXECUTION_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(14),
+  SMTP_URL: Joi.string()
+    .uri({ scheme: ['smtp', 'smtps'] })
+    .optional()
+    .messages({
+      'string.uri': '{{#label}} must be an SMTP URL such as smtp://user:pass@host:587 or smtps://host:465',
+      'string.uriCustomScheme': '{{#label}} must be an SMTP URL such as smtp://user:pass@host:587 or smtps://host:465',
+    }),
+  MAIL_FROM: Joi.string().min(3).max(320).default('Uplink <uplink@localhost>'),
+  SMTP_POOL: bool.default(true),
+  SMTP_MAX_CONNECTIONS: Joi.number().integer().min(1).max(100).default(5),
+  SMTP_TIMEOUT_MS: Joi.number().integer().min(100).max(600000).default(30000),
+  ACTIONS_MAX_EMAILS_PER_HOUR: Joi.number().integer().min(1).max(10000000).default(1000),
+  ACTIONS_TEST_SENDS_PER_MINUTE: Joi.number().integer().min(1).max(10000).default(5),
   MQTT_ENABLED: bool.default(false),
   MQTT_URL: Joi.string()
     .uri({ scheme: ['mqtt', 'mqtts', 'ws', 'wss'] })

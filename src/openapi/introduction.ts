@@ -116,5 +116,6 @@ starting it, signing in); beside it, in \`docs/\`:
 - \`docs/email-actions.md\`: e-mail templates, the template syntax and variables, recipient bindings.
 - \`docs/flow-templates.md\`: flow templates, copying one into a flow, upgrading to a newer version, the starter catalog.
 - \`docs/legacy-import.md\`: the legacy snapshot import: the allowed address, what is and is not imported, the dry run.
+- \`docs/email.md\`: e-mail delivery: SMTP settings, retries, dead letters, the kill-switch, flood control, the delivery log.
 - \`docs/background-jobs.md\`, \`docs/benchmarks.md\`, \`docs/postman.md\`, \`docs/architecture.md\`.
 `.trim();

@@ -105,6 +105,7 @@ export const PROCESSING_SCHEMA_EXAMPLES: Record<string, unknown> = {
       { nodeId: 'current', kind: 'current-output', block: null, status: 'succeeded', port: null, startedAtOffsetMs: 0.178, durationMs: 0.041, output: null, outputTruncated: false, logs: [], error: null },
       { nodeId: 'history', kind: 'timeseries-output', block: null, status: 'succeeded', port: null, startedAtOffsetMs: 0.236, durationMs: 0.019, output: null, outputTruncated: false, logs: [], error: null },
     ],
+    emailDeliveries: [],
   },
   CreateReplayRequest: { from: '2026-03-01T00:00:00Z', to: '2026-03-15T00:00:00Z', flowVersionId: FLOW_VERSION_ID, dryRun: true },
   ReplayResponse: replay,

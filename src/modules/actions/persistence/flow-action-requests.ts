@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { JobQueue } from '../../../shared/jobs/job-queue';
+
+/** The job that turns committed requests into deliveries (registered by ExpandActionRequestsJob). */
+export const EXPAND_ACTION_REQUESTS_JOB = 'actions.email.expand';
 
 /** One e-mail an `email-action` node of a live execution asked for. */
 export interface ActionRequest {
@@ -14,10 +18,13 @@ export interface ActionRequest {
 /**
  * The one writer of `flow_action_requests`. Live processing calls `record` inside the transaction that stores the
  * executions, so a request exists exactly when its execution committed (previews, fixture runs and replays never
- * call it). One statement per call whatever the number of requests.
+ * call it). One statement per call whatever the number of requests, plus the job that turns them into deliveries
+ * after COMMIT (`actions.email.expand`, enqueued in the same transaction).
  */
 @Injectable()
 export class FlowActionRequests {
+  constructor(private readonly jobs: JobQueue) {}
+
   async record(manager: EntityManager, requests: readonly ActionRequest[]): Promise<void> {
     if (requests.length === 0) return;
     const rows = requests.map((r) => ({
@@ -33,5 +40,6 @@ export class FlowActionRequests {
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
       [JSON.stringify(rows)],
     );
+    await this.jobs.enqueue({ name: EXPAND_ACTION_REQUESTS_JOB }, manager);
   }
 }

@@ -147,7 +147,9 @@ export const BUILT_IN_BLOCKS: readonly BuiltInBlockDefinition[] = [
     key: 'email-action',
     version: 1,
     name: 'E-mail action',
-    description: 'Requests an e-mail from the tenant template `emailTemplateId` (sent only by live executions, after commit).',
+    description:
+      'Requests an e-mail from the tenant template `emailTemplateId` (sent only by live executions, after commit); ' +
+      'with `cooldownSeconds`, a request within that many seconds of an e-mail of the same flow, node and device is suppressed (`cooldown`).',
     ports: [],
     configurationSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -156,6 +158,7 @@ export const BUILT_IN_BLOCKS: readonly BuiltInBlockDefinition[] = [
       required: ['emailTemplateId'],
       properties: {
         emailTemplateId: { type: 'string', format: 'uuid' },
+        cooldownSeconds: { type: 'integer', minimum: 0, maximum: 604800, default: 0 },
       },
     },
   },

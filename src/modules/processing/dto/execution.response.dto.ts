@@ -125,6 +125,26 @@ export interface ExecutionDetailSources {
   raw: { rawPayload: { encoding: string; data: string } | null; connectionData: Record<string, unknown> | null } | null;
   /** The version's graph nodes: the stored trace names only node ids. */
   nodes: readonly Pick<FlowGraphNode, 'nodeId' | 'kind' | 'block'>[];
+  /** The e-mail deliveries of the execution's requests. */
+  deliveries: readonly EmailDeliveryLinkResponse[];
+}
+
+/** An e-mail delivery of the execution (one per recipient of each request); details at `/v1/email-deliveries/{id}`. */
+export class EmailDeliveryLinkResponse {
+  @ApiProperty({ format: 'uuid' })
+  emailDeliveryId!: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  nodeId!: string | null;
+
+  @ApiProperty({ format: 'email' })
+  recipientEmail!: string;
+
+  @ApiProperty({ enum: ['queued', 'held', 'sent', 'suppressed', 'failed', 'dead_lettered'] })
+  status!: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  suppressionReason!: string | null;
 }
 
 /** One execution with its input, outputs and per-node trace. */
@@ -147,6 +167,12 @@ export class ExecutionDetailResponse extends ExecutionResponse {
   })
   trace!: NodeTraceResponse[];
 
+  @ApiProperty({
+    type: [EmailDeliveryLinkResponse],
+    description: 'The e-mail deliveries the requests became (live only; empty until the request is expanded, shortly after commit).',
+  })
+  emailDeliveries!: EmailDeliveryLinkResponse[];
+
   static detail(row: FlowExecutionEntity, sources: ExecutionDetailSources): ExecutionDetailResponse {
     const summary = ExecutionResponse.of(row);
     return {
@@ -167,6 +193,7 @@ export class ExecutionDetailResponse extends ExecutionResponse {
       timeseries: row.timeseries,
       actions: row.actions.map(({ nodeId, emailTemplateId }) => ({ nodeId, emailTemplateId })),
       trace: expandTrace(row.trace, sources.nodes).map((node) => NodeTraceResponse.of(node)),
+      emailDeliveries: [...sources.deliveries],
     };
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import type { FlowGraph } from '../../flows/engine';
 import { FlowRepository } from '../../flows';
+import { EmailDeliveryLinks } from '../../actions';
 import { ExecutionDetailResponse, ExecutionDetailSources } from '../dto/execution.response.dto';
 import { FlowExecutionEntity } from '../persistence/flow-execution.entity';
 import { GetFlowExecutionQuery } from './get-flow-execution.query';
@@ -19,6 +20,7 @@ export class GetFlowExecutionHandler implements IQueryHandler<GetFlowExecutionQu
   constructor(
     private readonly dataSource: DataSource,
     private readonly flows: FlowRepository,
+    private readonly deliveryLinks: EmailDeliveryLinks,
   ) {}
 
   async execute({ caller, flowId, flowExecutionId }: GetFlowExecutionQuery): Promise<ExecutionDetailResponse> {
@@ -40,6 +42,7 @@ export class GetFlowExecutionHandler implements IQueryHandler<GetFlowExecutionQu
       );
       if (message) raw = { rawPayload: message.raw_payload, connectionData: message.connection_data };
     }
-    return ExecutionDetailResponse.detail(row, { deviceTypeId: flow.deviceTypeId, raw, nodes: version?.graph.nodes ?? [] });
+    const deliveries = row.mode === 'live' ? await this.deliveryLinks.forExecution(this.dataSource.manager, flowExecutionId) : [];
+    return ExecutionDetailResponse.detail(row, { deviceTypeId: flow.deviceTypeId, raw, nodes: version?.graph.nodes ?? [], deliveries });
   }
 }
