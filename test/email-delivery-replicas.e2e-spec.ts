@@ -121,7 +121,12 @@ it('resends with the same Message-ID after a process is killed between the SMTP 
     doomed.service.child.kill('SIGKILL');
     await doomed.service.exited;
   };
-  await waitUntil(() => killed, 60_000, 'the first copy accepted and its sender killed');
+  await waitUntil(() => killed, 60_000, 'the first copy accepted and its sender killed').catch(async (error: Error) => {
+    const deliveries = await t.dataSource.query(`SELECT status, attempt_count, attempts, claimed_until FROM email_deliveries WHERE status <> 'sent'`);
+    const jobs = await t.dataSource.query(`SELECT name, state, attempts, run_at, locked_by, last_error FROM jobs WHERE state <> 'succeeded' AND state <> 'done'`);
+    process.stderr.write(`STUCK ${JSON.stringify({ deliveries, jobs, output: String(doomed.service.output()).slice(-3000) }, null, 1)}\n`);
+    throw error;
+  });
   const [before] = await t.dataSource.query<{ status: string; attempt_count: number; message_id: string }[]>(
     `SELECT status, attempt_count, message_id FROM email_deliveries WHERE status <> 'sent' ORDER BY created_at DESC LIMIT 1`,
   );

@@ -86,18 +86,22 @@ export class EmailDeliveriesStore {
   }
 
   /**
-   * Takes the delivery for one attempt: only a `queued` or `failed` one that no other worker holds (its lease
-   * ran out, or nobody took it). Null when it is not to be sent now by this worker. Answers with it whether the
-   * tenant is paused and the version's texts, so an attempt needs one statement before the send.
+   * Takes the delivery for one attempt: only a `queued` or `failed` one whose row no other transaction has locked
+   * (the caller keeps this transaction open over the SMTP exchange, so its row lock is the claim). Null when it is
+   * not to be sent now by this worker. Answers with it whether the tenant is paused and the version's texts, so an
+   * attempt needs one statement before the send.
    */
   async claim(manager: EntityManager, deliveryId: string, token: string, leaseMs: number): Promise<ClaimedDelivery | null> {
     // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
     const [rows] = await manager.query<[ClaimedDelivery[], number]>(
       `UPDATE email_deliveries d
           SET claim_token = $2, claimed_until = clock_timestamp() + make_interval(secs => $3::double precision)
-         FROM email_template_versions v
-        WHERE d.email_delivery_id = $1 AND d.status IN ('queued', 'failed')
-          AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
+         FROM email_template_versions v,
+             (SELECT email_delivery_id FROM email_deliveries
+               WHERE email_delivery_id = $1 AND status IN ('queued', 'failed')
+                 AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
+                 FOR UPDATE SKIP LOCKED) free
+        WHERE d.email_delivery_id = free.email_delivery_id
           AND v.email_template_version_id = d.email_template_version_id
        RETURNING d.email_delivery_id, d.tenant_id, d.flow_id, d.flow_execution_id, d.device_id, d.email_template_id,
                  d.email_template_version_id, d.recipient_email, d.message_id, d.subject, d.body_text, d.body_html, d.attempt_count,

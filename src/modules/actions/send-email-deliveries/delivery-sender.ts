@@ -15,7 +15,7 @@ import type { DeliveryAttempt } from '../persistence/email-delivery.entity';
 
 export const SEND_EMAIL_JOB = 'actions.email.send';
 
-/** Another worker holds the delivery's lease: the job tries again later (after that lease, if its holder died). */
+/** Another worker is sending the delivery right now: the job tries again later. */
 export class DeliveryBusyError extends Error {}
 
 export type AttemptOutcome = 'sent' | 'retried' | 'dead_lettered' | 'held' | 'skipped';
@@ -41,11 +41,11 @@ export function emptyRenderContext(): EmailRenderContext {
 }
 
 /**
- * One attempt of one delivery. The delivery is claimed under a lease first (a conditional UPDATE, so two workers
- * never both hold it), rendered once from its template version (kept, so every retry and the dead letter carry the
- * same message), sent with no transaction open, and the attempt recorded only by the lease holder. A process that
- * dies between the server's acceptance and that record leaves the lease to expire: the delivery is sent again with
- * the same `Message-ID` (at-least-once).
+ * One attempt of one delivery, in one transaction: the delivery is claimed by locking its row (skipping a row
+ * another worker holds, so two workers never both send it), rendered once from its template version (kept, so every
+ * retry and the dead letter carry the same message), sent, and the attempt recorded before the commit releases the
+ * lock. A process that dies between the server's acceptance and that commit leaves the delivery as it was: it is sent
+ * again with the same `Message-ID` (at-least-once).
  */
 @Injectable()
 export class DeliverySender {
@@ -68,43 +68,49 @@ export class DeliverySender {
 
   async attempt(deliveryId: string): Promise<AttemptOutcome> {
     const token = randomUUID();
-    const manager = this.dataSource.manager;
-    const delivery = await this.quickly((tx) => this.store.claim(tx, deliveryId, token, this.leaseMs));
-    if (!delivery) {
-      const state = await this.store.stateOf(manager, deliveryId);
-      if (state && (state.status === 'queued' || state.status === 'failed') && state.claimed) {
+    // The whole attempt runs in one transaction holding the delivery's row lock, released only by its commit or by
+    // the death of its connection: while this worker lives no other can take the delivery, however long the SMTP
+    // exchange or an event-loop stall lasts. A process that dies after the server's acceptance and before the
+    // commit leaves the row as it was: the delivery is sent again with its same Message-ID (at-least-once).
+    const result = await this.quickly(async (tx) => {
+      const delivery = await this.store.claim(tx, deliveryId, token, this.leaseMs);
+      if (!delivery) return null;
+      if (delivery.paused) {
+        await this.store.hold(tx, deliveryId, token);
+        return 'held' as const;
+      }
+      const rendered = await this.rendered(tx, delivery);
+      const at = new Date();
+      let attempt: DeliveryAttempt;
+      let failure: SmtpFailure | null = null;
+      try {
+        const accepted = await this.transport.send({
+          to: delivery.recipient_email,
+          messageId: delivery.message_id,
+          subject: rendered.subject,
+          text: rendered.text,
+          html: rendered.html,
+        });
+        attempt = { at: at.toISOString(), smtpCode: accepted.smtpCode, smtpReply: accepted.smtpReply };
+      } catch (error) {
+        failure = error instanceof SmtpFailure ? error : new SmtpFailure('send_error', String(error).slice(0, 500), true, null, null);
+        attempt = attemptOfFailure(at, failure);
+      }
+      return this.record(tx, delivery, token, rendered, attempt, failure);
+    });
+    if (result === null) {
+      const state = await this.store.stateOf(this.dataSource.manager, deliveryId);
+      if (state && (state.status === 'queued' || state.status === 'failed')) {
         throw new DeliveryBusyError(`E-mail delivery ${deliveryId} is being sent by another worker`);
       }
       return 'skipped';
     }
-    if (delivery.paused) {
-      await this.store.hold(manager, deliveryId, token);
-      this.outcomes.inc({ outcome: 'held' });
-      return 'held';
-    }
-    const rendered = await this.rendered(manager, delivery);
-    const at = new Date();
-    let attempt: DeliveryAttempt;
-    let failure: SmtpFailure | null = null;
-    try {
-      const accepted = await this.transport.send({
-        to: delivery.recipient_email,
-        messageId: delivery.message_id,
-        subject: rendered.subject,
-        text: rendered.text,
-        html: rendered.html,
-      });
-      attempt = { at: at.toISOString(), smtpCode: accepted.smtpCode, smtpReply: accepted.smtpReply };
-    } catch (error) {
-      failure = error instanceof SmtpFailure ? error : new SmtpFailure('send_error', String(error).slice(0, 500), true, null, null);
-      attempt = attemptOfFailure(at, failure);
-    }
-    const outcome = await this.record(delivery, token, rendered, attempt, failure);
-    if (outcome !== 'skipped') this.outcomes.inc({ outcome });
-    return outcome;
+    if (result !== 'skipped') this.outcomes.inc({ outcome: result });
+    return result;
   }
 
   private async record(
+    manager: EntityManager,
     delivery: ClaimedDelivery,
     token: string,
     rendered: Rendered,
@@ -113,27 +119,25 @@ export class DeliverySender {
   ): Promise<AttemptOutcome> {
     const id = delivery.email_delivery_id;
     if (failure === null) {
-      const recorded = await this.quickly((tx) => this.store.recordAttempt(tx, id, token, attempt, { status: 'sent' }, rendered));
+      const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'sent' }, rendered);
       return recorded ? 'sent' : 'skipped';
     }
     const attempts = delivery.attempt_count + 1;
     const delay = failure.transient ? retryDelayAfter(attempts) : null;
-    return this.quickly(async (manager) => {
-      if (delay === null) {
-        const firstAttemptAt = delivery.first_attempt_at ?? new Date(attempt.at);
-        const lastError = { code: failure.code, message: failure.message };
-        const deadLetterId = await this.store.createDeadLetter(manager, delivery, rendered, attempts, lastError, firstAttemptAt);
-        const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'dead_lettered', deadLetterId }, rendered);
-        if (!recorded) throw new DeliveryBusyError(`E-mail delivery ${id}: lease lost before its dead letter was recorded`);
-        this.logger.warn(`E-mail delivery ${id} dead-lettered after ${attempts} attempt(s): ${failure.code}`);
-        return 'dead_lettered';
-      }
-      const nextAttemptAt = new Date(Date.now() + delay);
-      const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'failed', nextAttemptAt }, rendered);
-      if (!recorded) return 'skipped';
-      await this.jobs.enqueue({ name: SEND_EMAIL_JOB, payload: { emailDeliveryId: id }, runAt: nextAttemptAt }, manager);
-      return 'retried';
-    });
+    if (delay === null) {
+      const firstAttemptAt = delivery.first_attempt_at ?? new Date(attempt.at);
+      const lastError = { code: failure.code, message: failure.message };
+      const deadLetterId = await this.store.createDeadLetter(manager, delivery, rendered, attempts, lastError, firstAttemptAt);
+      const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'dead_lettered', deadLetterId }, rendered);
+      if (!recorded) throw new DeliveryBusyError(`E-mail delivery ${id}: claim lost before its dead letter was recorded`);
+      this.logger.warn(`E-mail delivery ${id} dead-lettered after ${attempts} attempt(s): ${failure.code}`);
+      return 'dead_lettered';
+    }
+    const nextAttemptAt = new Date(Date.now() + delay);
+    const recorded = await this.store.recordAttempt(manager, id, token, attempt, { status: 'failed', nextAttemptAt }, rendered);
+    if (!recorded) return 'skipped';
+    await this.jobs.enqueue({ name: SEND_EMAIL_JOB, payload: { emailDeliveryId: id }, runAt: nextAttemptAt }, manager);
+    return 'retried';
   }
 
   /**

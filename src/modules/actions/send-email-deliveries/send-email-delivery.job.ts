@@ -6,8 +6,8 @@ export { SEND_EMAIL_JOB } from './delivery-sender';
 
 /**
  * One attempt of one e-mail delivery (`{ emailDeliveryId }`). SMTP failures are the delivery's own schedule (the
- * sender records them and enqueues the next attempt); a thrown error (database trouble, another worker's live
- * lease) retries the job itself.
+ * sender records them and enqueues the next attempt); a thrown error (database trouble, another worker sending
+ * the same delivery right now) retries the job itself.
  */
 @Injectable()
 @JobHandler({ name: SEND_EMAIL_JOB, queue: 'email', maxAttempts: 30 })
