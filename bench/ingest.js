@@ -281,7 +281,11 @@ async function send(posters, next, seconds) {
   return { started, ended: now(), firstAck, latencies, statuses, acked: statuses.get(202) ?? 0 };
 }
 
+/** Statements this benchmark sent (each its own transaction), left out of the database work it reports. */
+const benchStatements = new WeakMap();
+
 async function backlog(db) {
+  benchStatements.set(db, (benchStatements.get(db) ?? 0) + 1);
   const {
     rows: [row],
   } = await db.query(
@@ -352,6 +356,24 @@ async function plainInsertRate(url, sampleBody, seconds, connections) {
   return rate;
 }
 
+/**
+ * The database's transactions and row changes so far (pg_stat_database; the statistics of a backend reach it
+ * within a second of its transaction, so read it after a pause).
+ */
+async function databaseWork(db) {
+  await sleep(1100);
+  benchStatements.set(db, (benchStatements.get(db) ?? 0) + 1);
+  const {
+    rows: [row],
+  } = await db.query(
+    `SELECT xact_commit + xact_rollback AS transactions, tup_inserted + tup_updated + tup_deleted AS changes
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return { transactions: Number(row.transactions) - (benchStatements.get(db) ?? 0), changes: Number(row.changes) };
+}
+
+const workPer = (before, after, n) => ({ transactions: (after.transactions - before.transactions) / n, changes: (after.changes - before.changes) / n });
+
 /** What the run's credential left in the database. */
 async function verify(db, credentialId, since) {
   const count = async (sql) => Number((await db.query(sql, [credentialId])).rows[0].n);
@@ -400,6 +422,7 @@ async function scenario(label, side, services) {
   const run = await credential(api, tenantNumber, `bench ${label}`);
   const posters = split(run.token);
   const pids = Object.fromEntries([...services.map((service, index) => [`service${index}`, { pid: service.pid, children: true }]), ['bench', process.pid]]);
+  const workBefore = await databaseWork(db);
   const cpuBefore = cpuSeconds(pids, 0);
   const pgBefore = await databaseTicks(db, postmaster);
   const since = new Date();
@@ -420,6 +443,7 @@ async function scenario(label, side, services) {
   const cpuAfter = { ...cpuSeconds(pids, 0), postgres: databaseCpuSeconds(pgBefore, await databaseTicks(db, postmaster)) };
   cpuBefore.postgres = 0;
   posters.forEach((target) => target.close());
+  const work = workPer(workBefore, await databaseWork(db), sent.acked);
   const checked = await verify(db, run.id, since);
 
   const sendSeconds = (sent.ended - sent.started) / 1000;
@@ -446,6 +470,7 @@ async function scenario(label, side, services) {
     plain,
     ratio: checked.processed / processSeconds / plain,
     cpu: { service: perThousand(serviceCpu), postgres: perThousand(cpu('postgres')), bench: perThousand(cpu('bench')) },
+    work,
     busy: { service: serviceCpu / processSeconds, postgres: cpu('postgres') / processSeconds, bench: cpu('bench') / processSeconds },
     window,
   };
@@ -464,6 +489,7 @@ async function scenario(label, side, services) {
   );
   for (const failure of checked.failures) log(`  NOT succeeded       ${failure.n} x ${failure.status} ${failure.code}: ${failure.message}`);
   log(`  plain batched INSERT ${fmt(plain)} rows/s (500-row INSERTs, ${PLAIN_CONNECTIONS} connections, just before); processed/plain ${figures.ratio.toFixed(3)}`);
+  log(`  database work       ${work.transactions.toFixed(3)} transactions and ${work.changes.toFixed(1)} row changes per uplink (pg_stat_database)`);
   log(
     `  CPU per 1,000 uplinks service ${figures.cpu.service.toFixed(2)} s, PostgreSQL ${figures.cpu.postgres.toFixed(2)} s, load generator ${figures.cpu.bench.toFixed(2)} s` +
       ` (cores busy: ${figures.busy.service.toFixed(2)} / ${figures.busy.postgres.toFixed(2)} / ${figures.busy.bench.toFixed(2)} of 2)`,
@@ -513,17 +539,20 @@ async function backlogRun(label, side, processes) {
     const run = await credential(api, tenantNumber, `bench ${label}`);
     const posters = [poster(ingestOnly.url, run.token, CONNECTIONS)];
     const ackPids = { ingest: { pid: ingestOnly.pid, children: true } };
+    const ackWorkBefore = await databaseWork(db);
     const before = { ...cpuSeconds(ackPids, 0), pg: await databaseTicks(db, postmaster) };
     const ackWindow = { from: monotonic(), to: 0 };
     const sent = await send(posters, next, DURATION);
     ackWindow.to = monotonic();
     const after = { ...cpuSeconds(ackPids, 0), postgres: databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster)) };
+    const ackWork = workPer(ackWorkBefore, await databaseWork(db), sent.acked);
     before.postgres = 0;
     posters.forEach((target) => target.close());
     const { pending } = await backlog(db);
 
     const claimPlan = processes === 1 ? await explainClaim(db, side.root) : [];
     const workerPids = Object.fromEntries(workers.map((worker, index) => [`w${index}`, { pid: worker.pid, children: true }]));
+    const pipeWorkBefore = await databaseWork(db);
     const cpuBefore = { ...cpuSeconds(workerPids, 0), pg: await databaseTicks(db, postmaster) };
     const resumed = now();
     const drainWindow = { from: monotonic(), to: 0 };
@@ -533,6 +562,7 @@ async function backlogRun(label, side, processes) {
     const cpuAfter = { ...cpuSeconds(workerPids, 0), postgres: databaseCpuSeconds(cpuBefore.pg, await databaseTicks(db, postmaster)) };
     cpuBefore.postgres = 0;
     const checked = await verify(db, run.id, new Date());
+    const pipeWork = workPer(pipeWorkBefore, await databaseWork(db), Math.max(1, checked.processed));
     const { processed } = checked;
     const serviceCpu = workers.reduce((sum, _, index) => sum + cpuAfter[`w${index}`] - cpuBefore[`w${index}`], 0);
     const figures = {
@@ -544,6 +574,8 @@ async function backlogRun(label, side, processes) {
       ackCpu: { service: ((after.ingest - before.ingest) / sent.acked) * 1000, postgres: ((after.postgres - before.postgres) / sent.acked) * 1000 },
       backlog: pending,
       processed,
+      ackWork,
+      pipeWork,
       processedPerSecond: processed / ((drainedAt - resumed) / 1000),
       processCpu: { service: (serviceCpu / processed) * 1000, postgres: ((cpuAfter.postgres - cpuBefore.postgres) / processed) * 1000 },
       windows: [
@@ -554,11 +586,13 @@ async function backlogRun(label, side, processes) {
     log(`${label}: the ack path alone (processing off), then ${processes} paused processing process${processes > 1 ? 'es' : ''} resumed on the backlog; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
     log(
       `  ack only            ${fmt(sent.acked)} = ${fmt(figures.ackPerSecond)}/s; p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms;` +
-        ` CPU per 1,000: service ${figures.ackCpu.service.toFixed(2)} s, PostgreSQL ${figures.ackCpu.postgres.toFixed(2)} s`,
+        ` CPU per 1,000: service ${figures.ackCpu.service.toFixed(2)} s, PostgreSQL ${figures.ackCpu.postgres.toFixed(2)} s;` +
+        ` per uplink ${ackWork.transactions.toFixed(3)} transactions, ${ackWork.changes.toFixed(1)} row changes`,
     );
     log(
       `  pipeline only       backlog ${fmt(pending)} -> ${fmt(processed)} processed at ${fmt(figures.processedPerSecond)}/s;` +
-        ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s`,
+        ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s;` +
+        ` per uplink ${pipeWork.transactions.toFixed(3)} transactions, ${pipeWork.changes.toFixed(1)} row changes`,
     );
     for (const line of claimPlan) log(line);
     log(`  rows verified       202s ${fmt(sent.acked)} = stored ${fmt(checked.stored)} = processed ${fmt(processed)} = executions succeeded ${fmt(checked.succeeded)} (${fmt(checked.executionRows)} executions)`);
@@ -641,6 +675,8 @@ function printComparison(sides, runs, halves) {
     row(`CPU ms per uplink end to end (service + PostgreSQL), ${n}`, e2e(processes, cpuMs), 3, 'at most 0.33x');
     row(`  service ms per uplink, ${n}`, e2e(processes, (r) => r.cpu.service), 3);
     row(`  PostgreSQL ms per uplink, ${n}`, e2e(processes, (r) => r.cpu.postgres), 3);
+    row(`database transactions per uplink, ${n}`, e2e(processes, (r) => r.work.transactions), 3);
+    row(`database row changes per uplink, ${n}`, e2e(processes, (r) => r.work.changes), 1);
     row(`ack p99 ms, ${n}`, e2e(processes, (r) => r.p99), 1, 'under 50 ms');
     row(`most pending seen while sending, ${n}`, e2e(processes, (r) => r.maxPending), 0, 'bounded');
     row(`lost, ${n}`, e2e(processes, (r) => r.lost), 0, '0');
@@ -648,9 +684,12 @@ function printComparison(sides, runs, halves) {
   if (halves.length > 0) {
     row('ack path alone: acks/s', half(1, (h) => h.ackPerSecond), 0);
     row('ack path alone: CPU ms per uplink (service + PostgreSQL)', half(1, (h) => h.ackCpu.service + h.ackCpu.postgres), 3);
+    row('ack path alone: service CPU ms per uplink', half(1, (h) => h.ackCpu.service), 3);
+    row('ack path alone: database transactions per uplink', half(1, (h) => h.ackWork.transactions), 3);
     for (const processes of [1, 2]) {
       row(`pipeline alone, ${plural(processes, 'process')}: processed/s`, half(processes, (h) => h.processedPerSecond), 0);
       row(`pipeline alone, ${plural(processes, 'process')}: CPU ms per uplink (service + PostgreSQL)`, half(processes, (h) => h.processCpu.service + h.processCpu.postgres), 3);
+      row(`pipeline alone, ${plural(processes, 'process')}: database transactions per uplink`, half(processes, (h) => h.pipeWork.transactions), 3);
     }
   }
   log();
