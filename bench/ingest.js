@@ -48,7 +48,10 @@ const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
 const BASELINE = process.env.BENCH_BASELINE;
 /** Runs of each figure per side; alternating order. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BASELINE ? 2 : 1));
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'e2e,halves').split(',').map((part) => part.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? (BASELINE ? 'slices,e2e,halves' : 'e2e,halves')).split(',').map((part) => part.trim()));
+/** The sliced comparison: BENCH_SLICES slices of BENCH_SLICE_SECONDS per side, alternating. */
+const SLICES = Number(process.env.BENCH_SLICES ?? 12);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -656,6 +659,74 @@ async function closeSide(side) {
 const mean = (values) => (values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 const plural = (n, word) => `${n} ${word}${n > 1 ? 'es' : ''}`;
 
+/**
+ * The sliced comparison (baseline mode): the load alternates between the two sides every SLICE_SECONDS, SLICES
+ * times each, so both see the same machine (a busy minute hits both alike, which whole runs one after the other
+ * cannot promise on a shared machine). Per slice: the 202s, the side's CPU (service processes with their sandbox
+ * host; its database's PostgreSQL backends) and the change of its backlog, so processed = acknowledged + backlog
+ * before - backlog after. First with processing on (one service process: end to end), then on an ingest-only
+ * service (the ack path alone).
+ */
+async function slicedComparison(sides) {
+  const results = [];
+  for (const mode of ['end to end, 1 process', 'ack path alone']) {
+    const parts = [];
+    for (const side of sides) {
+      const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
+      const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
+      const part = { side, service, posters: [poster(service.url, run.token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      await send(part.posters, part.next, WARM_UP);
+      await drained(side.db, 100);
+      parts.push(part);
+    }
+    for (let slice = 0; slice < SLICES; slice += 1) {
+      for (const part of slice % 2 === 0 ? parts : [...parts].reverse()) {
+        const { db, postmaster } = part.side;
+        const pids = { service: { pid: part.service.pid, children: true } };
+        const before = { pending: (await backlog(db)).pending, cpu: cpuSeconds(pids, 0).service, pg: await databaseTicks(db, postmaster) };
+        const sent = await send(part.posters, part.next, SLICE_SECONDS);
+        const pending = (await backlog(db)).pending;
+        part.service_cpu += cpuSeconds(pids, 0).service - before.cpu;
+        part.pg_cpu += databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster));
+        part.acked += sent.acked;
+        part.processed += mode === 'ack path alone' ? 0 : sent.acked + before.pending - pending;
+        part.seconds += (sent.ended - sent.started) / 1000;
+        part.latencies.push(...sent.latencies);
+      }
+    }
+    for (const part of parts) {
+      part.posters.forEach((target) => target.close());
+      if (mode === 'ack path alone') await part.service.stop();
+      else await drained(part.side.db);
+      const count = mode === 'ack path alone' ? part.acked : part.processed;
+      results.push({
+        mode,
+        side: part.side.name,
+        perSecond: count / part.seconds,
+        ackPerSecond: part.acked / part.seconds,
+        p99: percentile(part.latencies, 0.99),
+        service: (part.service_cpu / count) * 1000,
+        postgres: (part.pg_cpu / count) * 1000,
+      });
+    }
+  }
+  log();
+  log(`alternating ${SLICE_SECONDS} s slices, ${SLICES} per side, ${CONNECTIONS} connections (CPU ms per uplink: service + PostgreSQL):`);
+  log(`| figure | ${sides[0].name} | ${sides[1].name} | ratio | goal |`);
+  log('| --- | ---: | ---: | ---: | --- |');
+  const [a, b] = sides.map((side) => results.filter((r) => r.side === side.name));
+  for (let i = 0; i < a.length; i += 1) {
+    const [x, y] = [a[i], b[i]];
+    const e2e = x.mode !== 'ack path alone';
+    const ratio = (p, q) => `${(q / p).toFixed(2)}x`;
+    log(`| ${x.mode}: ${e2e ? 'processed' : 'acknowledged'}/s | ${fmt(x.perSecond)} | ${fmt(y.perSecond)} | ${ratio(x.perSecond, y.perSecond)} | ${e2e ? 'at least 2.5x' : ''} |`);
+    log(`| ${x.mode}: CPU ms per uplink | ${(x.service + x.postgres).toFixed(3)} | ${(y.service + y.postgres).toFixed(3)} | ${ratio(x.service + x.postgres, y.service + y.postgres)} | ${e2e ? 'at most 0.33x' : ''} |`);
+    log(`| ${x.mode}: service / PostgreSQL CPU ms per uplink | ${x.service.toFixed(3)} / ${x.postgres.toFixed(3)} | ${y.service.toFixed(3)} / ${y.postgres.toFixed(3)} | ${ratio(x.service, y.service)} / ${ratio(x.postgres, y.postgres)} | |`);
+    log(`| ${x.mode}: ack p99 ms | ${x.p99.toFixed(1)} | ${y.p99.toFixed(1)} | ${ratio(x.p99, y.p99)} | ${e2e ? 'under 50 ms' : ''} |`);
+  }
+  return results;
+}
+
 /** The baseline against the working tree: every figure as the mean of its runs, and the ratio. */
 function printComparison(sides, runs, halves) {
   const [base, tree] = sides;
@@ -709,6 +780,7 @@ async function main() {
     // Alternating: each round swaps which side goes first, so a machine getting busier or quieter hits both alike.
     const order = (round) => (round % 2 === 0 ? sides : [...sides].reverse());
     log(`bench:ingest: ChirpStack v4 up webhooks of ${DEVICES} devices -> custom decodeUplink codec -> 4 fields (current + time series)`);
+    if (sides.length > 1 && PARTS.has('slices')) await slicedComparison(sides);
     const runs = [];
     if (PARTS.has('e2e')) {
       for (const processes of [1, 2]) {
