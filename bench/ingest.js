@@ -813,9 +813,9 @@ async function main() {
       }
     }
 
-    log();
-    log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost / failed | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
-    log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    if (runs.length + halves.length > 0) log();
+    if (runs.length + halves.length > 0) log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost / failed | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
+    if (runs.length + halves.length > 0) log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const r of runs) {
       log(
         `| ${r.label} | ${fmt(r.ackPerSecond)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${fmt(r.processedPerSecond)} | ${fmt(r.backlogAtEnd)} (${r.oldestAtEnd.toFixed(1)}) | ${r.lost} / ${r.failed} |` +
@@ -828,7 +828,7 @@ async function main() {
           ` ack ${h.ackCpu.service.toFixed(2)} / ${h.ackCpu.postgres.toFixed(2)}; pipeline ${h.processCpu.service.toFixed(2)} / ${h.processCpu.postgres.toFixed(2)} | |`,
       );
     }
-    if (sides.length > 1) printComparison(sides, runs, halves);
+    if (sides.length > 1 && runs.length + halves.length > 0) printComparison(sides, runs, halves);
     if (profileDir) {
       for (const side of sides) await Promise.all(side.services.splice(0).map((service) => service.stop()));
       for (const side of sides) {
