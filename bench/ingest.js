@@ -17,16 +17,23 @@
  * BENCH_PARTS=e2e or BENCH_PARTS=halves runs one part only. BENCH_PROFILE=1 runs the services under
  * `node --cpu-prof` and prints where each run's service CPU went (self time by module and function); BENCH_PROFILE_DIR
  * keeps the .cpuprofile files there.
+ * BENCH_BASELINE=<git revision> compares: that revision is exported (`git archive`) into a temp folder named after
+ * its commit, linked to this node_modules and built (kept for the next run), gets its own throw-away database and
+ * seed, and every run above is made for it and for the working tree alternately (BENCH_ROUNDS rounds, 2 by default
+ * then, the order swapped each round); a last table prints both sides' means and the ratios the goals are set on.
+ * PostgreSQL CPU counts the backends of the side's own database and the cluster's shared processes (WAL writer,
+ * checkpointer), not other databases' backends on a shared server.
  * Prints figures; never fails on a number.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
-const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { execFileSync, execSync } = require('node:child_process');
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } = require('node:fs');
 const http = require('node:http');
 const { loadavg, tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { summarize } = require('./cpu-profile');
-const { ADMIN, ROOT, cpuSeconds, explainPlan, fail, percentile, postmasterOf, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, ROOT, cpuSeconds, databaseCpuSeconds, databaseTicks, explainPlan, fail, percentile, postmasterOf, startService, throwAwayDatabase } = require('./support');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -37,7 +44,14 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Where the profiles go (kept); else a temp folder, removed. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'e2e,halves').split(',').map((part) => part.trim()));
+/** A git revision to compare with (built from a second checkout, run alternately with the working tree). */
+const BASELINE = process.env.BENCH_BASELINE;
+/** Runs of each figure per side; alternating order. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BASELINE ? 2 : 1));
+const PARTS = new Set((process.env.BENCH_PARTS ?? (BASELINE ? 'slices,e2e,halves' : 'e2e,halves')).split(',').map((part) => part.trim()));
+/** The sliced comparison: BENCH_SLICES slices of BENCH_SLICE_SECONDS per side, alternating. */
+const SLICES = Number(process.env.BENCH_SLICES ?? 12);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -270,7 +284,11 @@ async function send(posters, next, seconds) {
   return { started, ended: now(), firstAck, latencies, statuses, acked: statuses.get(202) ?? 0 };
 }
 
+/** Statements this benchmark sent (each its own transaction), left out of the database work it reports. */
+const benchStatements = new WeakMap();
+
 async function backlog(db) {
+  benchStatements.set(db, (benchStatements.get(db) ?? 0) + 1);
   const {
     rows: [row],
   } = await db.query(
@@ -341,6 +359,24 @@ async function plainInsertRate(url, sampleBody, seconds, connections) {
   return rate;
 }
 
+/**
+ * The database's transactions and row changes so far (pg_stat_database; the statistics of a backend reach it
+ * within a second of its transaction, so read it after a pause).
+ */
+async function databaseWork(db) {
+  await sleep(1100);
+  benchStatements.set(db, (benchStatements.get(db) ?? 0) + 1);
+  const {
+    rows: [row],
+  } = await db.query(
+    `SELECT xact_commit + xact_rollback AS transactions, tup_inserted + tup_updated + tup_deleted AS changes
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return { transactions: Number(row.transactions) - (benchStatements.get(db) ?? 0), changes: Number(row.changes) };
+}
+
+const workPer = (before, after, n) => ({ transactions: (after.transactions - before.transactions) / n, changes: (after.changes - before.changes) / n });
+
 /** What the run's credential left in the database. */
 async function verify(db, credentialId, since) {
   const count = async (sql) => Number((await db.query(sql, [credentialId])).rows[0].n);
@@ -372,7 +408,8 @@ async function verify(db, credentialId, since) {
 }
 
 /** One measured run against `services` (the connections split between them). */
-async function scenario(label, services, db, api, tenantNumber, postmaster, databaseUrl) {
+async function scenario(label, side, services) {
+  const { db, api, tenantNumber, postmaster } = side;
   const next = uplinks();
   const split = (token) => services.map((service, index) => poster(service.url, token, Math.floor(CONNECTIONS / services.length) + (index < CONNECTIONS % services.length ? 1 : 0)));
 
@@ -383,12 +420,14 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
   warmPosters.forEach((target) => target.close());
   await drained(db, 100);
 
-  const plain = await plainInsertRate(databaseUrl, next(), PLAIN_SECONDS, PLAIN_CONNECTIONS);
+  const plain = await plainInsertRate(side.url, next(), PLAIN_SECONDS, PLAIN_CONNECTIONS);
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   const run = await credential(api, tenantNumber, `bench ${label}`);
   const posters = split(run.token);
   const pids = Object.fromEntries([...services.map((service, index) => [`service${index}`, { pid: service.pid, children: true }]), ['bench', process.pid]]);
-  const cpuBefore = cpuSeconds(pids, postmaster);
+  const workBefore = await databaseWork(db);
+  const cpuBefore = cpuSeconds(pids, 0);
+  const pgBefore = await databaseTicks(db, postmaster);
   const since = new Date();
   const window = { from: monotonic(), to: 0 };
   const monitor = { stop: false, maxPending: 0 };
@@ -404,8 +443,10 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
   await watching;
   const drainedAt = await drained(db);
   window.to = monotonic();
-  const cpuAfter = cpuSeconds(pids, postmaster);
+  const cpuAfter = { ...cpuSeconds(pids, 0), postgres: databaseCpuSeconds(pgBefore, await databaseTicks(db, postmaster)) };
+  cpuBefore.postgres = 0;
   posters.forEach((target) => target.close());
+  const work = workPer(workBefore, await databaseWork(db), sent.acked);
   const checked = await verify(db, run.id, since);
 
   const sendSeconds = (sent.ended - sent.started) / 1000;
@@ -422,6 +463,7 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
     p99: percentile(sent.latencies, 0.99),
     processedPerSecond: checked.processed / processSeconds,
     backlogAtEnd: atEnd.pending,
+    maxPending: monitor.maxPending,
     oldestAtEnd: atEnd.oldest,
     drainSeconds: (drainedAt - sent.ended) / 1000,
     // Acknowledged but not stored, or stored but never processed (still pending): lost. A failed execution is
@@ -431,6 +473,7 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
     plain,
     ratio: checked.processed / processSeconds / plain,
     cpu: { service: perThousand(serviceCpu), postgres: perThousand(cpu('postgres')), bench: perThousand(cpu('bench')) },
+    work,
     busy: { service: serviceCpu / processSeconds, postgres: cpu('postgres') / processSeconds, bench: cpu('bench') / processSeconds },
     window,
   };
@@ -449,6 +492,7 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
   );
   for (const failure of checked.failures) log(`  NOT succeeded       ${failure.n} x ${failure.status} ${failure.code}: ${failure.message}`);
   log(`  plain batched INSERT ${fmt(plain)} rows/s (500-row INSERTs, ${PLAIN_CONNECTIONS} connections, just before); processed/plain ${figures.ratio.toFixed(3)}`);
+  log(`  database work       ${work.transactions.toFixed(3)} transactions and ${work.changes.toFixed(1)} row changes per uplink (pg_stat_database)`);
   log(
     `  CPU per 1,000 uplinks service ${figures.cpu.service.toFixed(2)} s, PostgreSQL ${figures.cpu.postgres.toFixed(2)} s, load generator ${figures.cpu.bench.toFixed(2)} s` +
       ` (cores busy: ${figures.busy.service.toFixed(2)} / ${figures.busy.postgres.toFixed(2)} / ${figures.busy.bench.toFixed(2)} of 2)`,
@@ -462,8 +506,14 @@ async function scenario(label, services, db, api, tenantNumber, postmaster, data
 }
 
 /** EXPLAIN ANALYZE of the workers' claim (default batch size) on the backlog, in a transaction rolled back. */
-async function explainClaim(db) {
-  const { CLAIM_SQL } = require(join(ROOT, 'dist', 'modules', 'processing', 'pipeline', 'routing.js'));
+async function explainClaim(db, root) {
+  let CLAIM_SQL;
+  try {
+    ({ CLAIM_SQL } = require(join(root, 'dist', 'modules', 'processing', 'pipeline', 'routing.js')));
+  } catch {
+    return [];
+  }
+  if (!CLAIM_SQL) return [];
   const batch = Number(SERVICE_ENV.PROCESSING_BATCH_SIZE ?? 250);
   await db.query('BEGIN');
   try {
@@ -482,7 +532,8 @@ async function explainClaim(db) {
  * (processing off) acknowledges for DURATION seconds, leaving a backlog; then the processing services resume
  * (SIGCONT) together and drain it. Start-up is outside both measurements.
  */
-async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, postmaster, start) {
+async function backlogRun(label, side, processes) {
+  const { db, ingestOnly, ingestApi: api, tenantNumber, postmaster, start } = side;
   const workers = await Promise.all(Array.from({ length: processes }, () => start()));
   try {
     await drained(db, 100);
@@ -491,24 +542,30 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
     const run = await credential(api, tenantNumber, `bench ${label}`);
     const posters = [poster(ingestOnly.url, run.token, CONNECTIONS)];
     const ackPids = { ingest: { pid: ingestOnly.pid, children: true } };
-    const before = cpuSeconds(ackPids, postmaster);
+    const ackWorkBefore = await databaseWork(db);
+    const before = { ...cpuSeconds(ackPids, 0), pg: await databaseTicks(db, postmaster) };
     const ackWindow = { from: monotonic(), to: 0 };
     const sent = await send(posters, next, DURATION);
     ackWindow.to = monotonic();
-    const after = cpuSeconds(ackPids, postmaster);
+    const after = { ...cpuSeconds(ackPids, 0), postgres: databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster)) };
+    const ackWork = workPer(ackWorkBefore, await databaseWork(db), sent.acked);
+    before.postgres = 0;
     posters.forEach((target) => target.close());
     const { pending } = await backlog(db);
 
-    const claimPlan = processes === 1 ? await explainClaim(db) : [];
+    const claimPlan = processes === 1 ? await explainClaim(db, side.root) : [];
     const workerPids = Object.fromEntries(workers.map((worker, index) => [`w${index}`, { pid: worker.pid, children: true }]));
-    const cpuBefore = cpuSeconds(workerPids, postmaster);
+    const pipeWorkBefore = await databaseWork(db);
+    const cpuBefore = { ...cpuSeconds(workerPids, 0), pg: await databaseTicks(db, postmaster) };
     const resumed = now();
     const drainWindow = { from: monotonic(), to: 0 };
     for (const worker of workers) process.kill(worker.pid, 'SIGCONT');
     const drainedAt = await drained(db);
     drainWindow.to = monotonic();
-    const cpuAfter = cpuSeconds(workerPids, postmaster);
+    const cpuAfter = { ...cpuSeconds(workerPids, 0), postgres: databaseCpuSeconds(cpuBefore.pg, await databaseTicks(db, postmaster)) };
+    cpuBefore.postgres = 0;
     const checked = await verify(db, run.id, new Date());
+    const pipeWork = workPer(pipeWorkBefore, await databaseWork(db), Math.max(1, checked.processed));
     const { processed } = checked;
     const serviceCpu = workers.reduce((sum, _, index) => sum + cpuAfter[`w${index}`] - cpuBefore[`w${index}`], 0);
     const figures = {
@@ -520,6 +577,8 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
       ackCpu: { service: ((after.ingest - before.ingest) / sent.acked) * 1000, postgres: ((after.postgres - before.postgres) / sent.acked) * 1000 },
       backlog: pending,
       processed,
+      ackWork,
+      pipeWork,
       processedPerSecond: processed / ((drainedAt - resumed) / 1000),
       processCpu: { service: (serviceCpu / processed) * 1000, postgres: ((cpuAfter.postgres - cpuBefore.postgres) / processed) * 1000 },
       windows: [
@@ -530,11 +589,13 @@ async function backlogRun(label, ingestOnly, processes, db, api, tenantNumber, p
     log(`${label}: the ack path alone (processing off), then ${processes} paused processing process${processes > 1 ? 'es' : ''} resumed on the backlog; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
     log(
       `  ack only            ${fmt(sent.acked)} = ${fmt(figures.ackPerSecond)}/s; p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms;` +
-        ` CPU per 1,000: service ${figures.ackCpu.service.toFixed(2)} s, PostgreSQL ${figures.ackCpu.postgres.toFixed(2)} s`,
+        ` CPU per 1,000: service ${figures.ackCpu.service.toFixed(2)} s, PostgreSQL ${figures.ackCpu.postgres.toFixed(2)} s;` +
+        ` per uplink ${ackWork.transactions.toFixed(3)} transactions, ${ackWork.changes.toFixed(1)} row changes`,
     );
     log(
       `  pipeline only       backlog ${fmt(pending)} -> ${fmt(processed)} processed at ${fmt(figures.processedPerSecond)}/s;` +
-        ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s`,
+        ` CPU per 1,000: service ${figures.processCpu.service.toFixed(2)} s, PostgreSQL ${figures.processCpu.postgres.toFixed(2)} s;` +
+        ` per uplink ${pipeWork.transactions.toFixed(3)} transactions, ${pipeWork.changes.toFixed(1)} row changes`,
     );
     for (const line of claimPlan) log(line);
     log(`  rows verified       202s ${fmt(sent.acked)} = stored ${fmt(checked.stored)} = processed ${fmt(processed)} = executions succeeded ${fmt(checked.succeeded)} (${fmt(checked.executionRows)} executions)`);
@@ -558,42 +619,203 @@ function printProfiles(dir, runs) {
   }
 }
 
+/**
+ * The checkout of `rev` the baseline runs from: `git archive` of that commit into a temp folder named after it, this
+ * checkout's node_modules linked in, built with its own nest build. Kept between runs (a second run reuses the build).
+ */
+function baselineCheckout(rev) {
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dir = join(tmpdir(), `uplink-baseline-${sha.slice(0, 12)}`);
+  if (existsSync(join(dir, 'dist', 'main.js'))) return { sha, dir };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`baseline: building ${rev} (${sha.slice(0, 12)}) in ${dir}`);
+  execSync(`git archive --format=tar ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { sha, dir };
+}
+
+/** One side of the comparison: its build, its throw-away database (seeded through its own service) and its services. */
+async function prepareSide(name, root, label, profileDir) {
+  const database = await throwAwayDatabase(label);
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, label)}`] : [];
+  const side = { name, root, url: database.url, database, services: [], db: new Client({ connectionString: database.url }) };
+  side.start = (env = {}) => startService(database.url, { root, env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
+  side.services.push(await side.start()); // migrates the database
+  await side.db.connect();
+  side.api = await apiOf(side.services[0].url);
+  side.tenantNumber = (await seed(side.db, side.api)).tenantNumber;
+  side.postmaster = await postmasterOf(side.db);
+  return side;
+}
+
+async function closeSide(side) {
+  await side.db.end().catch(() => undefined);
+  await Promise.all(side.services.splice(0).map((service) => service.stop()));
+  await side.database.drop();
+}
+
+const mean = (values) => (values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
+const plural = (n, word) => `${n} ${word}${n > 1 ? 'es' : ''}`;
+
+/**
+ * The sliced comparison (baseline mode): the load alternates between the two sides every SLICE_SECONDS, SLICES
+ * times each, so both see the same machine (a busy minute hits both alike, which whole runs one after the other
+ * cannot promise on a shared machine). Per slice: the 202s, the side's CPU (service processes with their sandbox
+ * host; its database's PostgreSQL backends) and the change of its backlog, so processed = acknowledged + backlog
+ * before - backlog after. First with processing on (one service process: end to end), then on an ingest-only
+ * service (the ack path alone).
+ */
+async function slicedComparison(sides) {
+  const results = [];
+  for (const mode of ['end to end, 1 process', 'ack path alone']) {
+    const parts = [];
+    for (const side of sides) {
+      const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
+      const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
+      const part = { side, service, posters: [poster(service.url, run.token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      await send(part.posters, part.next, WARM_UP);
+      await drained(side.db, 100);
+      parts.push(part);
+    }
+    for (let slice = 0; slice < SLICES; slice += 1) {
+      for (const part of slice % 2 === 0 ? parts : [...parts].reverse()) {
+        const { db, postmaster } = part.side;
+        const pids = { service: { pid: part.service.pid, children: true } };
+        const before = { pending: (await backlog(db)).pending, cpu: cpuSeconds(pids, 0).service, pg: await databaseTicks(db, postmaster) };
+        const sent = await send(part.posters, part.next, SLICE_SECONDS);
+        const pending = (await backlog(db)).pending;
+        part.service_cpu += cpuSeconds(pids, 0).service - before.cpu;
+        part.pg_cpu += databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster));
+        part.acked += sent.acked;
+        part.processed += mode === 'ack path alone' ? 0 : sent.acked + before.pending - pending;
+        part.seconds += (sent.ended - sent.started) / 1000;
+        part.latencies.push(...sent.latencies);
+      }
+    }
+    for (const part of parts) {
+      part.posters.forEach((target) => target.close());
+      if (mode === 'ack path alone') await part.service.stop();
+      else await drained(part.side.db);
+      const count = mode === 'ack path alone' ? part.acked : part.processed;
+      results.push({
+        mode,
+        side: part.side.name,
+        perSecond: count / part.seconds,
+        ackPerSecond: part.acked / part.seconds,
+        p99: percentile(part.latencies, 0.99),
+        service: (part.service_cpu / count) * 1000,
+        postgres: (part.pg_cpu / count) * 1000,
+      });
+    }
+  }
+  log();
+  log(`alternating ${SLICE_SECONDS} s slices, ${SLICES} per side, ${CONNECTIONS} connections (CPU ms per uplink: service + PostgreSQL):`);
+  log(`| figure | ${sides[0].name} | ${sides[1].name} | ratio | goal |`);
+  log('| --- | ---: | ---: | ---: | --- |');
+  const [a, b] = sides.map((side) => results.filter((r) => r.side === side.name));
+  for (let i = 0; i < a.length; i += 1) {
+    const [x, y] = [a[i], b[i]];
+    const e2e = x.mode !== 'ack path alone';
+    const ratio = (p, q) => `${(q / p).toFixed(2)}x`;
+    log(`| ${x.mode}: ${e2e ? 'processed' : 'acknowledged'}/s | ${fmt(x.perSecond)} | ${fmt(y.perSecond)} | ${ratio(x.perSecond, y.perSecond)} | ${e2e ? 'at least 2.5x' : ''} |`);
+    log(`| ${x.mode}: CPU ms per uplink | ${(x.service + x.postgres).toFixed(3)} | ${(y.service + y.postgres).toFixed(3)} | ${ratio(x.service + x.postgres, y.service + y.postgres)} | ${e2e ? 'at most 0.33x' : ''} |`);
+    log(`| ${x.mode}: service / PostgreSQL CPU ms per uplink | ${x.service.toFixed(3)} / ${x.postgres.toFixed(3)} | ${y.service.toFixed(3)} / ${y.postgres.toFixed(3)} | ${ratio(x.service, y.service)} / ${ratio(x.postgres, y.postgres)} | |`);
+    log(`| ${x.mode}: ack p99 ms | ${x.p99.toFixed(1)} | ${y.p99.toFixed(1)} | ${ratio(x.p99, y.p99)} | ${e2e ? 'under 50 ms' : ''} |`);
+  }
+  return results;
+}
+
+/** The baseline against the working tree: every figure as the mean of its runs, and the ratio. */
+function printComparison(sides, runs, halves) {
+  const [base, tree] = sides;
+  const rows = [];
+  const row = (figure, of, digits, goal = '') => {
+    const b = of(base);
+    const t = of(tree);
+    rows.push(`| ${figure} | ${Number.isFinite(b) ? fmt(b, digits) : '-'} | ${Number.isFinite(t) ? fmt(t, digits) : '-'} | ${Number.isFinite(b) && b !== 0 ? `${(t / b).toFixed(2)}x` : '-'} | ${goal} |`);
+  };
+  const e2e = (processes, pick) => (side) => mean(runs.filter((r) => r.side === side.name && r.processes === processes).map(pick));
+  const half = (processes, pick) => (side) => mean(halves.filter((h) => h.side === side.name && h.processes === processes).map(pick));
+  const cpuMs = (r) => r.cpu.service + r.cpu.postgres; // s per 1,000 = ms per uplink
+  for (const processes of [1, 2]) {
+    if (!runs.some((r) => r.processes === processes)) continue;
+    const n = plural(processes, 'process');
+    row(`processed uplinks/s end to end, ${n}`, e2e(processes, (r) => r.processedPerSecond), 0, processes === 1 ? 'at least 2.5x' : 'more than with 1 process');
+    row(`CPU ms per uplink end to end (service + PostgreSQL), ${n}`, e2e(processes, cpuMs), 3, 'at most 0.33x');
+    row(`  service ms per uplink, ${n}`, e2e(processes, (r) => r.cpu.service), 3);
+    row(`  PostgreSQL ms per uplink, ${n}`, e2e(processes, (r) => r.cpu.postgres), 3);
+    row(`database transactions per uplink, ${n}`, e2e(processes, (r) => r.work.transactions), 3);
+    row(`database row changes per uplink, ${n}`, e2e(processes, (r) => r.work.changes), 1);
+    row(`ack p99 ms, ${n}`, e2e(processes, (r) => r.p99), 1, 'under 50 ms');
+    row(`most pending seen while sending, ${n}`, e2e(processes, (r) => r.maxPending), 0, 'bounded');
+    row(`lost, ${n}`, e2e(processes, (r) => r.lost), 0, '0');
+  }
+  if (halves.length > 0) {
+    row('ack path alone: acks/s', half(1, (h) => h.ackPerSecond), 0);
+    row('ack path alone: CPU ms per uplink (service + PostgreSQL)', half(1, (h) => h.ackCpu.service + h.ackCpu.postgres), 3);
+    row('ack path alone: service CPU ms per uplink', half(1, (h) => h.ackCpu.service), 3);
+    row('ack path alone: database transactions per uplink', half(1, (h) => h.ackWork.transactions), 3);
+    for (const processes of [1, 2]) {
+      row(`pipeline alone, ${plural(processes, 'process')}: processed/s`, half(processes, (h) => h.processedPerSecond), 0);
+      row(`pipeline alone, ${plural(processes, 'process')}: CPU ms per uplink (service + PostgreSQL)`, half(processes, (h) => h.processCpu.service + h.processCpu.postgres), 3);
+      row(`pipeline alone, ${plural(processes, 'process')}: database transactions per uplink`, half(processes, (h) => h.pipeWork.transactions), 3);
+    }
+  }
+  log();
+  log(`${base.name} against the working tree, same machine, same run, alternating (means of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}):`);
+  log(`| figure | ${base.name} | working tree | working tree / baseline | goal |`);
+  log('| --- | ---: | ---: | ---: | --- |');
+  for (const line of rows) log(line);
+}
+
 async function main() {
-  const database = await throwAwayDatabase('ingest');
   const profileDir = PROFILE ? (PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'uplink-bench-ingest-prof-'))) : null;
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const db = new Client({ connectionString: database.url });
-  const services = [];
+  const baseline = BASELINE ? baselineCheckout(BASELINE) : null;
+  const sides = [];
   try {
-    services.push(await startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV }, nodeArgs })); // migrates the database
-    await db.connect();
-    const api = await apiOf(services[0].url);
-    const { tenantNumber } = await seed(db, api);
-    const postmaster = await postmasterOf(db);
+    if (baseline) sides.push(await prepareSide(baseline.sha.startsWith(BASELINE) ? `baseline ${BASELINE}` : `baseline ${BASELINE} (${baseline.sha.slice(0, 7)})`, baseline.dir, 'ingest_base', profileDir));
+    sides.push(await prepareSide('working tree', ROOT, 'ingest', profileDir));
+    // Alternating: each round swaps which side goes first, so a machine getting busier or quieter hits both alike.
+    const order = (round) => (round % 2 === 0 ? sides : [...sides].reverse());
     log(`bench:ingest: ChirpStack v4 up webhooks of ${DEVICES} devices -> custom decodeUplink codec -> 4 fields (current + time series)`);
+    if (sides.length > 1 && PARTS.has('slices')) await slicedComparison(sides);
     const runs = [];
     if (PARTS.has('e2e')) {
-      runs.push(await scenario('1 service process', services, db, api, tenantNumber, postmaster, database.url));
-      services.push(await startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV }, nodeArgs }));
-      runs.push(await scenario('2 service processes', services, db, api, tenantNumber, postmaster, database.url));
+      for (const processes of [1, 2]) {
+        for (let round = 0; round < ROUNDS; round += 1) {
+          for (const side of order(round + processes - 1)) {
+            while (side.services.length < processes) side.services.push(await side.start());
+            const label = `${sides.length > 1 ? `${side.name}: ` : ''}${processes} service process${processes > 1 ? 'es' : ''}`;
+            runs.push({ side: side.name, processes, ...(await scenario(label, side, side.services)) });
+          }
+        }
+      }
     }
 
     const halves = [];
     if (PARTS.has('halves')) {
-      await Promise.all(services.splice(0).map((service) => service.stop()));
-      const start = (env = {}) => startService(database.url, { env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
-      const ingestOnly = await start({ PROCESSING_ENABLED: 'false' });
-      services.push(ingestOnly);
-      const ingestApi = await apiOf(ingestOnly.url);
+      for (const side of sides) {
+        await Promise.all(side.services.splice(0).map((service) => service.stop()));
+        side.ingestOnly = await side.start({ PROCESSING_ENABLED: 'false' });
+        side.services.push(side.ingestOnly);
+        side.ingestApi = await apiOf(side.ingestOnly.url);
+      }
       log();
       for (const processes of [1, 2]) {
-        halves.push(await backlogRun(`backlog, ${processes} process${processes > 1 ? 'es' : ''}`, ingestOnly, processes, db, ingestApi, tenantNumber, postmaster, start));
+        for (let round = 0; round < ROUNDS; round += 1) {
+          for (const side of order(round + processes - 1)) {
+            const label = `${sides.length > 1 ? `${side.name}: ` : ''}backlog, ${plural(processes, 'process')}`;
+            halves.push({ side: side.name, processes, ...(await backlogRun(label, side, processes)) });
+          }
+        }
       }
     }
 
-    log();
-    log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost / failed | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
-    log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    if (runs.length + halves.length > 0) log();
+    if (runs.length + halves.length > 0) log('| run | acked/s | ack p50 / p99 ms | processed/s | backlog at end (oldest s) | lost / failed | plain INSERT rows/s | ratio | CPU s per 1,000: service / PostgreSQL / load gen | load avg |');
+    if (runs.length + halves.length > 0) log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const r of runs) {
       log(
         `| ${r.label} | ${fmt(r.ackPerSecond)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} | ${fmt(r.processedPerSecond)} | ${fmt(r.backlogAtEnd)} (${r.oldestAtEnd.toFixed(1)}) | ${r.lost} / ${r.failed} |` +
@@ -606,14 +828,18 @@ async function main() {
           ` ack ${h.ackCpu.service.toFixed(2)} / ${h.ackCpu.postgres.toFixed(2)}; pipeline ${h.processCpu.service.toFixed(2)} / ${h.processCpu.postgres.toFixed(2)} | |`,
       );
     }
+    if (sides.length > 1 && runs.length + halves.length > 0) printComparison(sides, runs, halves);
     if (profileDir) {
-      await Promise.all(services.splice(0).map((service) => service.stop()));
-      printProfiles(profileDir, [...runs, ...halves.flatMap((h) => h.windows)]);
+      for (const side of sides) await Promise.all(side.services.splice(0).map((service) => service.stop()));
+      for (const side of sides) {
+        log();
+        log(`profiles of ${side.name}:`);
+        const dir = join(profileDir, side === sides[sides.length - 1] ? 'ingest' : 'ingest_base');
+        if (existsSync(dir)) printProfiles(dir, [...runs, ...halves.flatMap((h) => h.windows)].filter((r) => !r.side || r.side === side.name));
+      }
     }
   } finally {
-    await db.end().catch(() => undefined);
-    await Promise.all(services.map((service) => service.stop()));
-    await database.drop();
+    await Promise.all(sides.map((side) => closeSide(side)));
     if (profileDir && !PROFILE_DIR) rmSync(profileDir, { recursive: true, force: true });
   }
 }

@@ -11,8 +11,9 @@ const { Client } = require('pg');
 const ROOT = resolve(__dirname, '..');
 /** The platform admin the benchmarked service bootstraps. */
 const ADMIN = { username: 'bench-admin', email: 'bench-admin@example.com', password: 'bench-admin-password-1' };
-/** How `npm start` runs the service (isolated-vm needs --no-node-snapshot). */
-const SERVICE_ARGS = ['--no-node-snapshot', join(ROOT, 'dist', 'main.js')];
+/** How `npm start` runs the service of the checkout at `root` (isolated-vm needs --no-node-snapshot). */
+const serviceArgs = (root = ROOT) => ['--no-node-snapshot', join(root, 'dist', 'main.js')];
+const SERVICE_ARGS = serviceArgs();
 const SERVICE_ENV = {
   NODE_ENV: 'production',
   LOG_LEVEL: 'warn',
@@ -43,8 +44,8 @@ async function waitFor(url, timeoutMs = 60000) {
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
 }
 
-function startProcess(args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function startProcess(args, env, cwd = ROOT) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((done) => child.on('exit', done));
   return { pid: child.pid, stop: () => (child.kill('SIGTERM'), exited) };
 }
@@ -84,11 +85,12 @@ async function throwAwayDatabase(label) {
 
 /**
  * The built service on `databaseUrl` (which it migrates), with ADMIN bootstrapped and the rate limit lifted; `env`
- * adds to its environment, `nodeArgs` to node's options (e.g. --cpu-prof).
+ * adds to its environment, `nodeArgs` to node's options (e.g. --cpu-prof); `root` is the checkout whose build runs
+ * (this one by default; bench:ingest's baseline mode runs another revision's).
  */
-async function startService(databaseUrl, { env = {}, nodeArgs = [] } = {}) {
+async function startService(databaseUrl, { env = {}, nodeArgs = [], root = ROOT } = {}) {
   const port = await freePort();
-  const child = startProcess([...nodeArgs, ...SERVICE_ARGS], {
+  const child = startProcess([...nodeArgs, ...serviceArgs(root)], {
     ...SERVICE_ENV,
     PORT: String(port),
     DATABASE_URL: databaseUrl,
@@ -98,7 +100,7 @@ async function startService(databaseUrl, { env = {}, nodeArgs = [] } = {}) {
     PLATFORM_ADMIN_PASSWORD: ADMIN.password,
     PLATFORM_ADMIN_PASSWORD_CHANGE_REQUIRED: 'false',
     ...env,
-  });
+  }, root);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/readyz`);
   return { ...child, url };
@@ -265,6 +267,29 @@ function cpuSeconds(pids, postmaster) {
   return result;
 }
 
+/**
+ * CPU ticks (1/100 s) so far of each process of the PostgreSQL cluster whose postmaster is `postmaster` that works
+ * for `db`'s database (its backends) or for the whole cluster (WAL writer, checkpointer, background writer): other
+ * databases' backends on a shared server are left out. A map pid -> ticks; see `databaseCpuSeconds`.
+ */
+async function databaseTicks(db, postmaster) {
+  if (!postmaster) return new Map();
+  const { rows } = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR datname IS NULL`);
+  const ticks = new Map();
+  for (const { pid } of rows) {
+    const fields = procStat(pid);
+    if (fields && Number(fields[1]) === postmaster) ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+  }
+  return ticks;
+}
+
+/** CPU seconds between two `databaseTicks` readings: processes started meanwhile count whole, ones gone are not counted. */
+function databaseCpuSeconds(before, after) {
+  let ticks = 0;
+  for (const [pid, now] of after) ticks += now - (before.get(pid) ?? 0);
+  return ticks / 100;
+}
+
 function fail(name) {
   return (error) => {
     process.stderr.write(`${name} failed: ${error.message}\n`);
@@ -276,6 +301,8 @@ module.exports = {
   ADMIN,
   ROOT,
   cpuSeconds,
+  databaseCpuSeconds,
+  databaseTicks,
   explainPlan,
   fail,
   freePort,

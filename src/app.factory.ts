@@ -15,6 +15,7 @@ import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './shared/auth/refresh-coo
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 import { answerClientErrors } from './shared/http/client-error';
 import { setupConsole } from './console/serve-console';
+import { IngestFastPath } from './modules/ingestion';
 
 /**
  * Builds the fully configured application (used by main.ts, the e2e tests and the benchmark), so tests exercise
@@ -45,13 +46,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('trust proxy', config.trustProxy);
   // Order matters: the correlation id, the headers every answer carries and the request context first (everything
   // after logs or returns the id), then CORS, metrics timing and body parsing, all before Nest's router.
-  app.use(
-    requestStartMiddleware(app.get(ClsService), {
-      // The defaults, minus `upgrade-insecure-requests`: on plain-HTTP development and cluster-internal hosts it
-      // makes browsers fetch the /docs assets over https, which fails. TLS is the ingress's job.
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-    }),
-  );
+  const requestStart = requestStartMiddleware(app.get(ClsService), {
+    // The defaults, minus `upgrade-insecure-requests`: on plain-HTTP development and cluster-internal hosts it
+    // makes browsers fetch the /docs assets over https, which fails. TLS is the ingress's job.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+  app.use(requestStart);
   // The web console's static files, before CORS and body parsing (neither applies to them).
   if (config.consoleEnabled) setupConsole(app);
   // A preflight from an origin CORS refuses gets a 403 envelope naming the origin and the setting, not a 404.
@@ -66,7 +66,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Only the refresh cookie is read, and only by /v1/auth routes.
   app.use('/v1/auth', cookieParser());
   const metrics = app.get(HttpMetricsMiddleware);
-  app.use(metrics.use.bind(metrics));
+  const measured = metrics.use.bind(metrics);
+  app.use(measured);
+  // Webhook uplinks are answered in front of Express, after the same first middlewares (see IngestFastPath).
+  app.get(IngestFastPath).install(app.getHttpServer(), app.getHttpAdapter().getInstance(), [requestStart, measured]);
   const jsonBody = app.get(JsonBodyMiddleware);
   app.use(jsonBody.use.bind(jsonBody));
   if (config.docsEnabled) setupOpenApi(app, config.version, config.refreshCookieSecure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME);

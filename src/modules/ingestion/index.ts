@@ -2,6 +2,7 @@
  * The ingestion module's API for other modules: they import from here, never from its files (checked by
  * .dependency-cruiser.js).
  */
+export { IngestFastPath } from './ingest/ingest-fast-path';
 export { RawMessageWriter } from './ingest/raw-message-writer';
 export { IngestionModule } from './ingestion.module';
 export { RawMessageOutcomes } from './persistence/raw-message-outcomes';

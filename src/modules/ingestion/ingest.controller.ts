@@ -1,24 +1,15 @@
 import { Controller, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import getRawBody from 'raw-body';
 import { Public } from '../../shared/auth/public.decorator';
 import { SkipRateLimit } from '../../shared/auth/rate-limit.guard';
 import { correlationIdOf } from '../../shared/context/correlation-id';
-import { ValidationFailedError } from '../../shared/errors/domain-error';
 import { IngestAckResponse } from './dto/ingest-ack.response.dto';
-import type { IngestSource } from './persistence/raw-ingestion-message.entity';
-import { IngestionCaller, ingestionCallerOf, IngestionTokenGuard } from './ingest/ingestion-token.guard';
-import { INGEST_BODY_LIMIT, UplinkIntake } from './ingest/uplink-intake';
-import { MapResult, mapChirpStackUp, mapHttpUplink, mapTtsMessage } from './ingest/uplink-mapping';
+import { CHIRPSTACK_IGNORED, IngestAnswer, IngestRequests } from './ingest/ingest-requests';
+import { ingestionCallerOf, IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { Route } from '../../shared/http/routes';
 import { CHIRPSTACK_UP_EXAMPLE, HTTP_UPLINK_EXAMPLE, INGEST_DOCS, TTS_UPLINK_EXAMPLE } from './ingest.docs';
-
-const JSON_CONTENT_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;|$)/i;
-const CHIRPSTACK_IGNORED = ['join', 'status', 'ack', 'txack', 'log', 'location', 'integration'];
-const ENABLE_JSON =
-  'ChirpStack posted a binary (Protobuf) body: set the HTTP integration\'s payload encoding to JSON (ChirpStack: Application → Integrations → HTTP → Payload encoding: JSON).';
 
 const INVALID_TOKEN = ApiUnauthorizedResponse({ description: '`invalid_token`: unknown or revoked ingestion token.' });
 
@@ -48,6 +39,13 @@ const HTTP_UPLINK_BODY = ApiBody({
  * its exact bytes are stored, and the 202 is sent only once that row is committed (group commit). Nothing is
  * routed here: devices are not looked up, so every authenticated, parseable uplink gets the same answer.
  */
+/**
+ * Network servers' webhooks. Each request is authenticated by its ingestion token before the body is read,
+ * its exact bytes are stored, and the 202 is sent only once that row is committed (group commit). Nothing is
+ * routed here: devices are not looked up, so every authenticated, parseable uplink gets the same answer. The
+ * rules are IngestRequests'; the usual requests are answered by IngestFastPath before Express (same rules), and
+ * this controller answers the rest and documents the routes.
+ */
 @ApiTags('ingestion')
 @ApiBearerAuth('ingestion-token')
 @Public()
@@ -56,7 +54,7 @@ const HTTP_UPLINK_BODY = ApiBody({
 @ApiDocs(INGEST_DOCS)
 @Controller('v1/ingestion')
 export class IngestController {
-  constructor(private readonly intake: UplinkIntake) {}
+  constructor(private readonly requests: IngestRequests) {}
 
   @Route('post', 'chirpstack', {
     operationId: 'ingestion_chirpStack',
@@ -72,16 +70,7 @@ export class IngestController {
     ],
   })
   async chirpstack(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
-    const caller = ingestionCallerOf(req);
-    const event = req.query.event;
-    if (typeof event !== 'string' || event === '') throw ValidationFailedError.single('query.event', 'required', 'The `event` query parameter is required (ChirpStack sets it).');
-    if (CHIRPSTACK_IGNORED.includes(event)) return this.ignored('chirpstack', res);
-    if (event !== 'up') throw ValidationFailedError.single('query.event', 'enum', `Unknown ChirpStack event "${event.slice(0, 50)}".`);
-    const contentType = req.headers['content-type'] ?? '';
-    const body = await readBody(req);
-    const looksJson = JSON_CONTENT_TYPE.test(contentType) && /^\s*[[{]/.test(body.toString('latin1', 0, 64));
-    if (!looksJson) throw ValidationFailedError.single('headers.content-type', 'content_type', ENABLE_JSON);
-    return this.ingest('chirpstack', 'up', caller, contentType, body, mapChirpStackUp, req, res);
+    return answer(res, await this.requests.chirpstack(ingestionCallerOf(req), req.query.event, req, correlationIdOf(req)));
   }
 
   @Route('post', 'tts', {
@@ -97,9 +86,7 @@ export class IngestController {
     ],
   })
   async tts(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
-    const caller = ingestionCallerOf(req);
-    const { contentType, body } = await readJsonRequest(req);
-    return this.ingest('tts', 'uplink_message', caller, contentType, body, mapTtsMessage, req, res);
+    return answer(res, await this.requests.tts(ingestionCallerOf(req), req, correlationIdOf(req)));
   }
 
   @Route('post', 'http', {
@@ -114,70 +101,13 @@ export class IngestController {
     ],
   })
   async http(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IngestAckResponse | undefined> {
-    const caller = ingestionCallerOf(req);
-    const { contentType, body } = await readJsonRequest(req);
-    return this.ingest('http', 'uplink', caller, contentType, body, mapHttpUplink, req, res);
-  }
-
-  private ignored(source: IngestSource, res: Response): undefined {
-    this.intake.ignored(source);
-    res.status(204);
-    return undefined;
-  }
-
-  private async ingest(
-    source: IngestSource,
-    event: string,
-    caller: IngestionCaller,
-    contentType: string,
-    body: Buffer,
-    map: (parsed: unknown) => MapResult,
-    req: Request,
-    res: Response,
-  ): Promise<IngestAckResponse | undefined> {
-    const outcome = await this.intake.take({
-      source,
-      event,
-      credentialId: caller.credentialId,
-      tenantId: caller.tenantId,
-      correlationId: correlationIdOf(req),
-      contentType,
-      body,
-      map,
-    });
-    if (outcome.kind === 'ignored') {
-      res.status(204);
-      return undefined;
-    }
-    if (outcome.kind === 'rejected') {
-      throw new ValidationFailedError(
-        outcome.violations.length > 0 ? outcome.violations : [{ path: 'body', rule: 'json', message: 'The uplink could not be mapped.' }],
-      );
-    }
-    return outcome.ack;
+    return answer(res, await this.requests.http(ingestionCallerOf(req), req, correlationIdOf(req)));
   }
 }
 
-/** The exact request bytes, up to 256 KiB; only identity encoding (the stored bytes are what was sent). */
-async function readBody(req: Request): Promise<Buffer> {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'identity') {
-    throw ValidationFailedError.single('headers.content-encoding', 'content_type', 'Ingestion bodies are sent without Content-Encoding.');
-  }
-  try {
-    return await getRawBody(req, { limit: INGEST_BODY_LIMIT });
-  } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') {
-      throw ValidationFailedError.single('body', 'body_too_large', 'An ingestion body is at most 256 KiB.');
-    }
-    throw ValidationFailedError.single('body', 'json', 'The request body could not be read.');
-  }
-}
-
-async function readJsonRequest(req: Request): Promise<{ contentType: string; body: Buffer }> {
-  const contentType = req.headers['content-type'] ?? '';
-  if (!JSON_CONTENT_TYPE.test(contentType)) {
-    throw ValidationFailedError.single('headers.content-type', 'content_type', 'The request body must be application/json.');
-  }
-  return { contentType, body: await readBody(req) };
+/** 202 (the route's status) with the stored row, or 204 without a body. */
+function answer(res: Response, result: IngestAnswer): IngestAckResponse | undefined {
+  if (result.status === 202) return result.ack;
+  res.status(204);
+  return undefined;
 }

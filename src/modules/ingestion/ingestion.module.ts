@@ -8,7 +8,9 @@ import { RevokeIngestionCredentialHandler } from './revoke-ingestion-credential/
 import { IngestionCredentialReader } from './persistence/ingestion-credential.reader';
 import { IngestController } from './ingest.controller';
 import { ingestionMetricProviders } from './ingest/ingestion-metrics';
-import { IngestionTokenGuard } from './ingest/ingestion-token.guard';
+import { IngestFastPath } from './ingest/ingest-fast-path';
+import { IngestRequests } from './ingest/ingest-requests';
+import { IngestionAuthenticator, IngestionTokenGuard } from './ingest/ingestion-token.guard';
 import { RawMessageWriter } from './ingest/raw-message-writer';
 import { UplinkIntake } from './ingest/uplink-intake';
 import { IngestionCredentialsController } from './ingestion-credentials.controller';
@@ -35,7 +37,10 @@ import { RawMessagePins } from './persistence/raw-message-pins';
     GetIngestionCredentialHandler,
     ListTenantIngestionCredentialsHandler,
     ListIngestionCredentialsHandler,
+    IngestionAuthenticator,
     IngestionTokenGuard,
+    IngestRequests,
+    IngestFastPath,
     ListRawMessagesHandler,
     GetRawMessageHandler,
     RawMessageWriter,
@@ -47,6 +52,6 @@ import { RawMessagePins } from './persistence/raw-message-pins';
     MqttSubscriber,
     ...ingestionMetricProviders,
   ],
-  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins],
+  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins, IngestFastPath],
 })
 export class IngestionModule {}

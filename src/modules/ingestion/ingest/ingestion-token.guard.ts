@@ -33,15 +33,16 @@ interface Lookup {
 }
 
 /**
- * Authenticates ingestion routes by their own bearer token (`uit_...`), before the body is read. The token is
+ * Authenticates ingestion requests by their own bearer token (`uit_...`), before the body is read. The token is
  * looked up by its SHA-256 for every request (never cached), so a revoked credential is refused by every replica
  * on its next request. Concurrent requests share lookups: one statement at a time reads every hash that is
  * waiting, and a request arriving while a statement is in flight waits for the next one, so each request is
  * answered from a read that started after it arrived. `lastUsedAt` is coalesced: at most one write per credential
- * a minute per replica, and the UPDATE itself skips rows touched within the minute by another replica.
+ * a minute per replica, and the UPDATE itself skips rows touched within the minute by another replica. Used by
+ * IngestionTokenGuard (the routes through Nest) and by the webhook fast path alike.
  */
 @Injectable()
-export class IngestionTokenGuard implements CanActivate {
+export class IngestionAuthenticator {
   private readonly logger = new Logger('Ingestion');
   private readonly lastTouched = new Map<string, number>();
   private waiting: Lookup[] = [];
@@ -49,17 +50,15 @@ export class IngestionTokenGuard implements CanActivate {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<Request>();
-    const header = req.headers.authorization;
+  /** The caller of an `Authorization` header value; AuthenticationFailedError (401) when there is none or it is not active. */
+  async authenticate(header: string | undefined): Promise<IngestionCaller> {
     if (!header) throw new AuthenticationFailedError('missing_token', 'An ingestion token is required: Authorization: Bearer uit_...');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
     if (!match || !TOKEN_PATTERN.test(match[1]!)) throw invalid();
     const row = await this.lookup(tokenHash(match[1]!));
     if (!row || row.status !== 'active') throw invalid();
-    (req as unknown as Record<symbol, IngestionCaller>)[CALLER] = { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
     this.touch(row.ingestion_credential_id);
-    return true;
+    return { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
   }
 
   private lookup(hash: Buffer): Promise<CredentialRow | undefined> {
@@ -104,6 +103,22 @@ export class IngestionTokenGuard implements CanActivate {
       )
       .catch((error: Error) => this.logger.warn(`lastUsedAt of ${credentialId} not updated: ${error.message}`));
   }
+}
+
+/** The ingestion routes' guard: the request's caller (IngestionAuthenticator) is kept for `ingestionCallerOf`. */
+@Injectable()
+export class IngestionTokenGuard implements CanActivate {
+  constructor(private readonly authenticator: IngestionAuthenticator) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    setIngestionCaller(req, await this.authenticator.authenticate(req.headers.authorization));
+    return true;
+  }
+}
+
+export function setIngestionCaller(req: object, caller: IngestionCaller): void {
+  (req as Record<symbol, IngestionCaller>)[CALLER] = caller;
 }
 
 function invalid(): AuthenticationFailedError {
