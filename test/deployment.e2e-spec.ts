@@ -40,10 +40,10 @@ describe('docker/compose.yaml', () => {
   const appEnv = (shell: Record<string, string> = {}) =>
     Object.fromEntries(Object.entries(app.environment as Record<string, string>).map(([name, value]) => [name, interpolate(String(value), shell)]));
 
-  it('has the app and its PostgreSQL, the app waiting for a healthy database and checking /readyz', () => {
-    expect(Object.keys(compose.services)).toEqual(['postgres', 'app']);
+  it('has the app, its PostgreSQL and a local mail catcher, the app waiting for a healthy database and checking /readyz', () => {
+    expect(Object.keys(compose.services)).toEqual(['postgres', 'app', 'mailpit']);
     expect(app.build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile' });
-    expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, mailpit: { condition: 'service_started' } });
     expect(app.healthcheck.test.join(' ')).toContain('/readyz');
     expect(app.ports).toEqual(['3000:3000']);
   });

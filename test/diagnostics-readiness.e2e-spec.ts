@@ -46,9 +46,10 @@ describe('GET /v1/diagnostics/readiness', () => {
     }
   });
 
-  it('reports database, migrations and the script sandbox with their latency', async () => {
+  it('reports database, migrations, the script sandbox and mail (not configured here, never unready) with their latency', async () => {
     const res = await readiness(admin).expect(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { database: check, migrations: check, sandbox: check } });
+    const mail = { status: 'down', latencyMs: expect.any(Number), message: 'SMTP_URL is not set' };
+    expect(res.body).toEqual({ status: 'ready', checks: { database: check, migrations: check, sandbox: check, mail } });
     for (const component of Object.values(res.body.checks as Record<string, { latencyMs: number }>)) {
       expect(Number.isInteger(component.latencyMs) && component.latencyMs >= 0).toBe(true);
     }

@@ -24,13 +24,14 @@ describe('probes, metrics and docs', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 
-  it('GET /readyz reports database and migrations up', async () => {
+  it('GET /readyz reports database and migrations up, and mail (not configured here) without becoming unready', async () => {
     const res = await t.http().get('/readyz').expect(200);
     expect(res.body).toEqual({
       status: 'ready',
       checks: {
         database: { status: 'up', latencyMs: expect.any(Number) },
         migrations: { status: 'up', latencyMs: expect.any(Number) },
+        mail: { status: 'down', latencyMs: expect.any(Number), message: 'SMTP_URL is not set' },
       },
     });
   });

@@ -96,7 +96,7 @@ describe('the service process', () => {
     // The start-up output ends with where to go next; Nest's route mapping stays below info.
     await waitForOutput(running, 'First sign-in');
     const lines = running.output().trim().split('\n');
-    const tail = lines.slice(-3).join('\n');
+    const tail = lines.slice(-4).join('\n');
     expect(tail).toContain(`Ready: http://127.0.0.1:${port}`);
     expect(tail).toContain(`API documentation: http://127.0.0.1:${port}/docs`);
     expect(tail).toContain(`First sign-in: 'admin' with the one-time password in ${file}`);
