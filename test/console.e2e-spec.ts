@@ -156,6 +156,8 @@ describe('web console in a browser', () => {
     await checkPage(page, 'device');
 
     // A reload keeps the session (through the refresh cookie) and the page; the token shown once is gone for good.
+    // Reloading cancels the page's polls in flight.
+    watched.allow(/^request failed: GET \/v1\/\S+ net::ERR_ABORTED$/);
     await page.reload();
     await page.locator('td[data-field="temperature"]', { hasText: '21.5' }).waitFor();
     await page.goto(`/console/t/${tenant.tenantNumber}/guide`);
@@ -364,6 +366,20 @@ describe('web console in a browser', () => {
     second.expectClean();
   });
 
+  it('keeps the session across an access-token expiry (part 2: a 401 after expiry is refreshed and repeated)', async () => {
+    const wait = longLivedSince + 62_000 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    expect(scheduledRefreshes).toBe(1);
+    const statuses: string[] = [];
+    longLived.page.on('response', (response) => statuses.push(`${response.status()} ${new URL(response.url()).pathname}`));
+    longLived.allow(/^401 GET \/v1\//);
+    await longLived.page.getByRole('link', { name: 'Account and sessions' }).click();
+    await longLived.page.getByText('This session').waitFor();
+    expect(statuses).toEqual(expect.arrayContaining(['401 /v1/auth/sessions', '200 /v1/auth/refresh', '200 /v1/auth/sessions']));
+    expect(statuses.indexOf('401 /v1/auth/sessions')).toBeLessThan(statuses.indexOf('200 /v1/auth/refresh'));
+    longLived.expectClean();
+  }, 90_000);
+
   it('devices: filters, search and cursor paging; create, assign, move, end the assignment, disable, reactivate, retire', async () => {
     // More than one page (25), created through the API.
     const type = await seedDeviceType(t, tenant);
@@ -402,7 +418,7 @@ describe('web console in a browser', () => {
 
     const create = page.locator('details', { hasText: 'Create a device' });
     await create.locator('summary').click();
-    await create.getByLabel('Name').fill('Lifecycle meter');
+    await create.getByLabel('Name', { exact: true }).fill('Lifecycle meter');
     await create.getByLabel('devEui (16 hex digits)').fill(randomDevEui().toLowerCase());
     await create.getByLabel('Device type').selectOption(type.deviceTypeId);
     await create.getByRole('button', { name: 'Create device' }).click();
@@ -501,6 +517,8 @@ describe('web console in a browser', () => {
       return route.continue();
     });
     watched.allow(/^409 POST \/v1\/auth\/refresh$/);
+    // Reloading and signing out cancel the page's requests in flight.
+    watched.allow(/^request failed: GET \/v1\/\S+ net::ERR_ABORTED$/);
     await page.reload();
     await page.getByRole('heading', { name: 'Devices' }).waitFor();
     expect(refreshes).toHaveLength(2);
@@ -514,20 +532,6 @@ describe('web console in a browser', () => {
     await page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
     watched.expectClean();
   });
-
-  it('keeps the session across an access-token expiry (part 2: a 401 after expiry is refreshed and repeated)', async () => {
-    const wait = longLivedSince + 62_000 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    expect(scheduledRefreshes).toBe(1);
-    const statuses: string[] = [];
-    longLived.page.on('response', (response) => statuses.push(`${response.status()} ${new URL(response.url()).pathname}`));
-    longLived.allow(/^401 GET \/v1\//);
-    await longLived.page.getByRole('link', { name: 'Account and sessions' }).click();
-    await longLived.page.getByText('This session').waitFor();
-    expect(statuses).toEqual(expect.arrayContaining(['401 /v1/auth/sessions', '200 /v1/auth/refresh', '200 /v1/auth/sessions']));
-    expect(statuses.indexOf('401 /v1/auth/sessions')).toBeLessThan(statuses.indexOf('200 /v1/auth/refresh'));
-    longLived.expectClean();
-  }, 90_000);
 
   it('a console served from an origin the service does not allow says so instead of offering a sign-in', async () => {
     const elsewhere = await startTestApp();
