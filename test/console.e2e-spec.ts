@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { seedUser } from './support/auth';
-import { randomDevEui, seedDevice, seedDeviceType } from './support/devices';
+import { loginAdmin, seedUser } from './support/auth';
+import { randomDevEui, seedDevice, seedDeviceType, seedField } from './support/devices';
 import { freePort } from './support/free-port';
 import { seedGrant, seedTenant, seedUnit, SeededTenant } from './support/tenancy';
 import { startTestApp, TEST_ADMIN, TestApp } from './support/test-app';
@@ -156,6 +156,8 @@ describe('web console in a browser', () => {
     await checkPage(page, 'device');
 
     // A reload keeps the session (through the refresh cookie) and the page; the token shown once is gone for good.
+    // Reloading cancels the page's polls in flight.
+    watched.allow(/^request failed: GET \/v1\/\S+ net::ERR_ABORTED$/);
     await page.reload();
     await page.locator('td[data-field="temperature"]', { hasText: '21.5' }).waitFor();
     await page.goto(`/console/t/${tenant.tenantNumber}/guide`);
@@ -377,6 +379,159 @@ describe('web console in a browser', () => {
     expect(statuses.indexOf('401 /v1/auth/sessions')).toBeLessThan(statuses.indexOf('200 /v1/auth/refresh'));
     longLived.expectClean();
   }, 90_000);
+
+  it('devices: filters, search and cursor paging; create, assign, move, end the assignment, disable, reactivate, retire', async () => {
+    // More than one page (25), created through the API.
+    const type = await seedDeviceType(t, tenant);
+    const { accessToken } = await loginAdmin(t);
+    for (let index = 1; index <= 26; index++) {
+      const res = await t
+        .http()
+        .post(`/v1/tenants/${tenant.tenantNumber}/devices`)
+        .set('Authorization', `Bearer ${accessToken}`)
+        .send({ name: `Paged meter ${String(index).padStart(2, '0')}`, devEui: randomDevEui(), deviceTypeId: type.deviceTypeId });
+      expect(res.status).toBe(201);
+    }
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+    await page.getByRole('link', { name: 'My first device' }).waitFor();
+    const filters = page.getByRole('search');
+    await filters.getByLabel('Search').fill('Paged meter');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('26 devices').waitFor();
+    await page.getByRole('link', { name: 'Paged meter 01' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(25);
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('link', { name: 'Paged meter 26' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByRole('link', { name: 'Paged meter 01' }).waitFor();
+    await filters.getByLabel('Status').selectOption('disabled');
+    await page.getByText('No device matches these filters.').waitFor();
+    await filters.getByLabel('Status').selectOption('active');
+    await filters.getByLabel('Device type').selectOption(type.deviceTypeId);
+    await page.getByText('26 devices').waitFor();
+    await checkPage(page, 'devices-paged');
+
+    const create = page.locator('details', { hasText: 'Create a device' });
+    await create.locator('summary').click();
+    await create.getByLabel('Name', { exact: true }).fill('Lifecycle meter');
+    await create.getByLabel('devEui (16 hex digits)').fill(randomDevEui().toLowerCase());
+    await create.getByLabel('Device type').selectOption(type.deviceTypeId);
+    await create.getByRole('button', { name: 'Create device' }).click();
+    await page.getByRole('heading', { name: 'Lifecycle meter' }).waitFor();
+    await page.getByText('Never assigned to a unit.').waitFor();
+
+    await page.getByLabel('Assign to unit').selectOption({ label: 'North' });
+    await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    await page.getByRole('row', { name: /North.*now/ }).waitFor();
+    await page.getByLabel('Move to unit').selectOption({ label: 'South' });
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByRole('row', { name: /South.*now/ }).waitFor();
+    expect(await page.getByRole('row', { name: /North.*now/ }).count()).toBe(0);
+    await page.getByRole('row', { name: /South.*now/ }).getByRole('button', { name: 'End' }).click();
+    await page.getByLabel('Assign to unit').waitFor();
+    expect(await page.getByRole('button', { name: 'End', exact: true }).count()).toBe(0);
+    expect(await page.locator('tbody tr', { hasText: /North|South/ }).count()).toBe(2);
+
+    const status = page.locator('.facts .badge');
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    await status.filter({ hasText: 'disabled' }).waitFor();
+    await page.getByRole('button', { name: 'Reactivate', exact: true }).click();
+    await status.filter({ hasText: 'active' }).waitFor();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Retire', exact: true }).click();
+    await status.filter({ hasText: 'retired' }).waitFor();
+    for (const name of ['Disable', 'Reactivate', 'Retire', 'Assign']) expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    await checkPage(page, 'device-retired');
+    watched.expectClean();
+  });
+
+  it('organization units (admin): create, rename, disable; a device type field deprecated; the chart switches to buckets', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+    await page.getByRole('link', { name: 'Organization units' }).click();
+    await page.getByText('North', { exact: true }).waitFor();
+    await page.getByText('Create a top-level unit').click();
+    const create = page.getByRole('form', { name: 'New top-level unit' });
+    await create.getByLabel('Unit key').fill('west');
+    await create.getByLabel('Unit name').fill('West');
+    await create.getByRole('button', { name: 'Create unit' }).click();
+    const west = () => page.locator('.unit', { has: page.locator('code', { hasText: /^west$/ }) });
+    await west().getByText('West', { exact: true }).waitFor();
+    await west().getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name of West').fill('West coast');
+    await west().getByRole('button', { name: 'Save' }).click();
+    await west().getByText('West coast', { exact: true }).waitFor();
+    await west().getByRole('button', { name: 'Disable' }).click();
+    await west().locator('.badge', { hasText: 'disabled' }).waitFor();
+    await west().getByRole('button', { name: 'Reactivate' }).waitFor();
+    await checkPage(page, 'units-admin');
+
+    // A field deprecated: its row says so and offers no more actions.
+    const type = await seedDeviceType(t, tenant);
+    await seedField(t, tenant, type, { key: 'pressure' });
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Device types' }).click();
+    await page.getByRole('link', { name: `Type ${type.key}` }).click();
+    await page.getByRole('heading', { name: 'Fields' }).waitFor();
+    page.on('dialog', (dialog) => void dialog.accept());
+    const row = page.getByRole('row', { name: /pressure/ });
+    await row.getByRole('button', { name: 'Deprecate' }).click();
+    await row.locator('.badge', { hasText: 'deprecated' }).waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    // The measurements chart: raw points, then averaged buckets whose width follows the range picked.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('link', { name: 'My first device' }).click();
+    await page.getByTestId('chart-points').filter({ hasText: '1 points' }).waitFor();
+    await page.getByLabel('Raw points (else averaged buckets)').uncheck();
+    await page.getByTestId('chart-points').filter({ hasText: '1 buckets of 1m' }).waitFor();
+    await page.getByLabel('Range').selectOption({ label: 'Last 24 hours' });
+    await page.getByTestId('chart-points').filter({ hasText: '1 buckets of 15m' }).waitFor();
+    await page.getByLabel('Range').selectOption({ label: 'Last 7 days' });
+    await page.getByTestId('chart-points').filter({ hasText: '1 buckets of 1h' }).waitFor();
+    expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
+    await checkPage(page, 'device-buckets');
+    watched.expectClean();
+  });
+
+  it('a refresh answered 409 with Retry-After: 1 is retried once and keeps the session; one "Sign out" ends it', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, TEST_ADMIN.username, TEST_ADMIN.password);
+    const refreshes: number[] = [];
+    await page.route('**/v1/auth/refresh', async (route) => {
+      refreshes.push(Date.now());
+      // The first refresh after the reload meets another tab's rotation of the same session.
+      if (refreshes.length === 1) {
+        return route.fulfill({
+          status: 409,
+          headers: { 'Retry-After': '1', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'The session was refreshed a moment ago.' }),
+        });
+      }
+      return route.continue();
+    });
+    watched.allow(/^409 POST \/v1\/auth\/refresh$/);
+    // Reloading and signing out cancel the page's requests in flight.
+    watched.allow(/^request failed: GET \/v1\/\S+ net::ERR_ABORTED$/);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Devices' }).waitFor();
+    expect(refreshes).toHaveLength(2);
+    expect(refreshes[1]! - refreshes[0]!).toBeGreaterThanOrEqual(900);
+    await page.unroute('**/v1/auth/refresh');
+
+    expect(await page.getByRole('button', { name: 'Sign out', exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to Uplink' }).waitFor();
+    watched.expectClean();
+  });
 
   it('a console served from an origin the service does not allow says so instead of offering a sign-in', async () => {
     const elsewhere = await startTestApp();

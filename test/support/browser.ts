@@ -126,16 +126,21 @@ export async function overflowsHorizontally(page: Page): Promise<string[]> {
   })()`)) as string[];
 }
 
-/** Checks one page at a time: axe, the phone width, a screenshot. */
+/** The widths every checked page must fit without a horizontal scroll: a phone, a tablet, a small and a wide laptop. */
+export const CHECKED_WIDTHS = [390, 768, 1024, 1440] as const;
+
+/** Checks one page at a time: axe, no horizontal overflow at each checked width, a screenshot. */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
   expect(await accessibilityViolations(page)).toEqual([]);
   const wide = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(100);
-  const overflow = await overflowsHorizontally(page);
-  if (overflow.length > 0) await screenshot(page, `${name}-390px-overflow`);
-  expect({ page: name, overflowsAt390px: overflow }).toEqual({ page: name, overflowsAt390px: [] });
-  await screenshot(page, `${name}-390px`);
+  for (const width of CHECKED_WIDTHS) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await page.waitForTimeout(100);
+    const overflow = await overflowsHorizontally(page);
+    if (overflow.length > 0) await screenshot(page, `${name}-${width}px-overflow`);
+    expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: [] });
+    if (width === 390) await screenshot(page, `${name}-390px`);
+  }
   if (wide) await page.setViewportSize(wide);
 }
