@@ -110,18 +110,19 @@ it('sends each delivery once with two workers racing over doubled send jobs, and
 it('resends with the same Message-ID after a process is killed between the SMTP acceptance and its record, and two processes never double a send', async () => {
   for (const other of others.splice(0)) await other.close();
   sink.received.length = 0;
-  await pendingRequests(1, 1);
   const env = { ...FAST, SMTP_URL: sink.url, MAIL_FROM: 'alerts@uplink.test', PROCESSING_ENABLED: 'false' };
   const doomed = await startReplica(t.database.url, ADMIN, env);
   replicas.push(doomed);
   let killed = false;
-  // The server has the message; the sender dies before the 250 reaches it.
+  // The server has the message; the sender dies before the 250 reaches it. The request is made only once the doomed
+  // process is ready and this hook is in place, so its first copy cannot go out unobserved during its start-up.
   sink.onAccepted = async () => {
     if (killed) return;
     killed = true;
     doomed.service.child.kill('SIGKILL');
     await doomed.service.exited;
   };
+  await pendingRequests(1, 1);
   await waitUntil(() => killed, 60_000, 'the first copy accepted and its sender killed').catch(async (error: Error) => {
     const deliveries = await t.dataSource.query(`SELECT status, attempt_count, attempts, claimed_until FROM email_deliveries WHERE status <> 'sent'`);
     const jobs = await t.dataSource.query(`SELECT name, state, attempts, run_at, locked_by, last_error FROM jobs WHERE state <> 'succeeded' AND state <> 'done'`);
