@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from './auth/session';
 import { Layout } from './components/Layout';
@@ -18,6 +19,7 @@ import { AuditPage } from './pages/AuditPage';
 import { MembershipsPage } from './pages/MembershipsPage';
 import { UsersPage } from './pages/UsersPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { areas } from './areas';
 
 export function App() {
   const { state } = useSession();
@@ -47,9 +49,11 @@ export function App() {
           <Route path="credentials" element={<CredentialsPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="memberships" element={<MembershipsPage />} />
+          {areas.map((area, index) => (area.tenantRoutes ? <Fragment key={index}>{area.tenantRoutes}</Fragment> : null))}
         </Route>
         <Route path="audit" element={<AuditPage />} />
         <Route path="users" element={<UsersPage />} />
+        {areas.map((area, index) => (area.platformRoutes ? <Fragment key={index}>{area.platformRoutes}</Fragment> : null))}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

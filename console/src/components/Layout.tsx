@@ -5,6 +5,7 @@ import { can, canTenantWide, isPlatformAdmin, useMe, type Me } from '../auth/me'
 import { useSession } from '../auth/session';
 import { useTenantInUrl } from '../tenant';
 import { ErrorBox, Loading } from './status';
+import { areas } from '../areas';
 
 interface TenantChoice {
   tenantNumber: number;
@@ -40,7 +41,7 @@ export function Layout() {
   };
 
   const link = (to: string, label: string) => (
-    <li>
+    <li key={to}>
       <NavLink to={to} end>
         {label}
       </NavLink>
@@ -90,10 +91,12 @@ export function Layout() {
               {canTenantWide(me.data, tenantNumber, 'device-types:write') && canTenantWide(me.data, tenantNumber, 'ingestion:manage')
                 ? link(`/t/${tenantNumber}/guide`, 'First uplink')
                 : null}
+              {areas.flatMap((area) => area.tenantNav?.(tenantNumber, me.data) ?? []).map((entry) => link(entry.to, entry.label))}
             </>
           ) : null}
           {isPlatformAdmin(me.data) ? link('/users', 'Users') : null}
           {isPlatformAdmin(me.data) ? link('/audit', 'Platform audit log') : null}
+          {areas.flatMap((area) => area.platformNav?.(me.data) ?? []).map((entry) => link(entry.to, entry.label))}
           {link('/account', 'Account and sessions')}
         </ul>
       </nav>
