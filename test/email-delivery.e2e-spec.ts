@@ -202,6 +202,25 @@ describe('retries and dead letters', () => {
     expect(sink.attempts.filter((a) => a === 'tempfail').length).toBeGreaterThanOrEqual(5);
   });
 
+  it('leaves a failed delivery alone when a second send job runs before its retry is due', async () => {
+    const { device } = await scenario(['early@example.com']);
+    sink.answer = 'tempfail';
+    const executionId = await uplink(t, ingestionToken, device.devEui, 31);
+    const [row] = await waitDeliveries(t, executionId, 1, (r) => r.attempt_count === 1);
+    sink.answer = 'accept';
+    const [{ job_id: early }] = await t.dataSource.query<{ job_id: string }[]>(
+      `INSERT INTO jobs (queue, name, payload, max_attempts, run_at)
+       SELECT queue, name, payload, max_attempts, now() FROM jobs WHERE name = 'actions.email.send' AND state = 'pending' AND payload->>'emailDeliveryId' = $1
+       RETURNING job_id`,
+      [row!.email_delivery_id],
+    );
+    await waitUntil(async () => (await t.dataSource.query(`SELECT 1 FROM jobs WHERE job_id = $1 AND state = 'completed'`, [early])).length === 1, 10_000, 'the early job done');
+    const [after] = await deliveriesOf(t, executionId);
+    expect(after).toMatchObject({ status: 'failed', attempt_count: 1 });
+    expect(mailsTo('early@example.com')).toHaveLength(0);
+    expect(await nextRunOf(t, row!.email_delivery_id)).toEqual(row!.next_attempt_at);
+  });
+
   it('dead-letters a permanent 5xx at once; a redrive that fails reopens it, one that succeeds sends the same Message-ID', async () => {
     const { device, template } = await scenario(['gone@example.com']);
     sink.answer = 'reject';

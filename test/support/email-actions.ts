@@ -131,13 +131,14 @@ export async function waitDeliveries(t: TestApp, flowExecutionId: string, count:
  * delivery's `nextAttemptAt` and its send job's `run_at`), as if that much time had passed, and wakes the worker.
  */
 export async function advanceClock(t: TestApp, deliveryId: string, ms: number): Promise<void> {
+  // The delivery's due time first: a job run before the delivery is due leaves it alone.
   await t.dataSource.query(
-    `UPDATE jobs SET run_at = run_at - make_interval(secs => $2::double precision)
-      WHERE name = 'actions.email.send' AND state = 'pending' AND payload->>'emailDeliveryId' = $1`,
+    `UPDATE email_deliveries SET next_attempt_at = next_attempt_at - make_interval(secs => $2::double precision) WHERE email_delivery_id = $1`,
     [deliveryId, ms / 1000],
   );
   await t.dataSource.query(
-    `UPDATE email_deliveries SET next_attempt_at = next_attempt_at - make_interval(secs => $2::double precision) WHERE email_delivery_id = $1`,
+    `UPDATE jobs SET run_at = run_at - make_interval(secs => $2::double precision)
+      WHERE name = 'actions.email.send' AND state = 'pending' AND payload->>'emailDeliveryId' = $1`,
     [deliveryId, ms / 1000],
   );
 }

@@ -86,7 +86,8 @@ export class EmailDeliveriesStore {
   }
 
   /**
-   * Takes the delivery for one attempt: only a `queued` or `failed` one whose row no other transaction has locked
+   * Takes the delivery for one attempt: only a `queued` one, or a `failed` one whose next attempt is due, whose row
+   * no other transaction has locked
    * (the caller keeps this transaction open over the SMTP exchange, so its row lock is the claim). Null when it is
    * not to be sent now by this worker. Answers with it whether the tenant is paused and the version's texts, so an
    * attempt needs one statement before the send.
@@ -99,6 +100,7 @@ export class EmailDeliveriesStore {
          FROM email_template_versions v,
              (SELECT email_delivery_id FROM email_deliveries
                WHERE email_delivery_id = $1 AND status IN ('queued', 'failed')
+                 AND (status = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
                  AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
                  FOR UPDATE SKIP LOCKED) free
         WHERE d.email_delivery_id = free.email_delivery_id
@@ -113,10 +115,12 @@ export class EmailDeliveriesStore {
     return rows[0] ?? null;
   }
 
-  /** Why `claim` found nothing: the row's status and whether another worker's lease is live. */
-  async stateOf(manager: EntityManager, deliveryId: string): Promise<{ status: string; claimed: boolean } | null> {
-    const [row] = await manager.query<{ status: string; claimed: boolean }[]>(
-      `SELECT status, coalesce(claimed_until >= clock_timestamp(), false) AS claimed FROM email_deliveries WHERE email_delivery_id = $1`,
+  /** Why `claim` found nothing: the row's status, whether another worker's lease is live and whether a retry is due. */
+  async stateOf(manager: EntityManager, deliveryId: string): Promise<{ status: string; claimed: boolean; due: boolean } | null> {
+    const [row] = await manager.query<{ status: string; claimed: boolean; due: boolean }[]>(
+      `SELECT status, coalesce(claimed_until >= clock_timestamp(), false) AS claimed,
+              (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp()) AS due
+         FROM email_deliveries WHERE email_delivery_id = $1`,
       [deliveryId],
     );
     return row ?? null;

@@ -100,7 +100,9 @@ export class DeliverySender {
     });
     if (result === null) {
       const state = await this.store.stateOf(this.dataSource.manager, deliveryId);
-      if (state && (state.status === 'queued' || state.status === 'failed')) {
+      // A failed delivery whose retry is not due yet has its own job at that time: a second job (doubled, or an
+      // early redelivery) leaves it alone rather than retrying it before its back-off.
+      if (state && (state.status === 'queued' || (state.status === 'failed' && state.due))) {
         throw new DeliveryBusyError(`E-mail delivery ${deliveryId} is being sent by another worker`);
       }
       return 'skipped';
