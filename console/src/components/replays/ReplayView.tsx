@@ -16,10 +16,11 @@ export const REPLAY_POLL_MS = 1500;
 export const isFinished = (replay: Pick<Replay, 'status'>) => replay.status === 'succeeded' || replay.status === 'failed' || replay.status === 'cancelled';
 
 /** One replay, polled while it is queued or running. */
-export function useReplay(flowId: string, replayId: string) {
+export function useReplay(flowId: string, replayId: string | undefined) {
   return useQuery({
     queryKey: ['replay', flowId, replayId],
-    queryFn: () => unwrap(api.GET('/v1/flows/{flowId}/replays/{replayId}', { params: { path: { flowId, replayId } } })),
+    enabled: Boolean(replayId),
+    queryFn: () => unwrap(api.GET('/v1/flows/{flowId}/replays/{replayId}', { params: { path: { flowId, replayId: replayId! } } })),
     refetchInterval: (query) => (query.state.data && isFinished(query.state.data) ? false : REPLAY_POLL_MS),
   });
 }
@@ -151,7 +152,8 @@ export function ReplayDiff({ diff, activeLabel, candidateLabel, deviceName }: { 
 
 const formatNumber = (value: number) => (Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10))));
 
-const show = (value: unknown) => (value === undefined ? '—' : typeof value === 'number' ? formatNumber(value) : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === undefined ? '—' : typeof value === 'number' ? formatNumber(value) : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** One message: each output of the active version next to the candidate's, differences marked. */
 const DiffExample = memo(function DiffExample({

@@ -32,6 +32,8 @@ export function UpgradeWalk({ flow, tenantNumber, canWrite, canRelease }: { flow
     queryFn: () => unwrap(api.GET('/v1/flows/{flowId}/replays', { params: { path: { flowId: flow.flowId }, query: { limit: 25 } } })),
   });
   const dryRun = replays.data?.items.find((replay) => replay.dryRun && replay.flowVersionId === candidate?.flowVersionId);
+  // The same query the dry run's progress polls, so activation is offered as soon as it has finished.
+  const dryRunNow = useReplay(flow.flowId, dryRun?.replayId);
   const [report, setReport] = useState<ValidationReport | null>(null);
   const refreshVersions = () => queryClient.invalidateQueries({ queryKey: ['flow-versions', flow.flowId] });
 
@@ -76,7 +78,7 @@ export function UpgradeWalk({ flow, tenantNumber, canWrite, canRelease }: { flow
   const source = active.data.sourceTemplate;
   const released = candidate !== undefined && candidate.status !== 'draft';
   const valid = report?.valid === true || released;
-  const dryRunDone = dryRun !== undefined && dryRun.status === 'succeeded';
+  const dryRunDone = (dryRunNow.data ?? dryRun)?.status === 'succeeded';
 
   return (
     <ol className="walk" aria-label={`Upgrade of ${flow.name}`}>
