@@ -8,6 +8,7 @@ import { can, useMe } from '../auth/me';
 import { Empty, ErrorBox, Loading, QueryState, ago, formatTime } from '../components/status';
 import { useTenantNumber } from '../tenant';
 import { useDeviceTypes, useUnits } from './lookups';
+import { LiveUplinks } from '../components/replays/LiveUplinks';
 
 const Chart = lazy(() => import('../components/Chart'));
 
@@ -66,6 +67,7 @@ export function DevicePage() {
           </dl>
           {can(me.data, tenantNumber, 'devices:write') ? <DeviceActions device={data} /> : null}
           <CurrentValues deviceId={deviceId} />
+          <LiveUplinks deviceId={deviceId} />
           <Measurements deviceId={deviceId} />
           <Assignments device={data} tenantNumber={tenantNumber} canAssign={can(me.data, tenantNumber, 'devices:assign')} />
         </section>
