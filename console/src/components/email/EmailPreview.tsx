@@ -24,7 +24,7 @@ export function EmailPreview({ tenantNumber, version, canSend }: { tenantNumber:
       ),
   });
   return (
-    <section className="card" aria-labelledby="preview-title">
+    <section className="card email-card" aria-labelledby="preview-title">
       <h2 id="preview-title">Preview of version {version.versionNumber}</h2>
       <form
         onSubmit={(event: FormEvent) => {

@@ -45,7 +45,7 @@ function KillSwitch({ tenantNumber, canControl }: { tenantNumber: number; canCon
     onSuccess: done,
   });
   return (
-    <section className="card" aria-labelledby="kill-switch-title">
+    <section className="card email-card" aria-labelledby="kill-switch-title">
       <h2 id="kill-switch-title">Kill-switch</h2>
       <QueryState query={killSwitch} what="the kill-switch">
         {(state) => (

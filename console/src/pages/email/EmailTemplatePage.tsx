@@ -95,6 +95,7 @@ export function EmailTemplatePage() {
                       ))}
                     </tbody>
                   </table>
+                  {page.nextCursor ? <p className="small">The newest 100 versions are listed; older ones can still be opened by their id (<code>?version=</code>).</p> : null}
                 </div>
               )
             }
