@@ -81,7 +81,7 @@ describe('web console: e-mail actions', () => {
     sink.answer = 'accept';
   });
 
-  it('templates: a draft written, released and activated (If-Match: a stale activation asks for a reload), previewed against an execution side by side, test-sent', async () => {
+  it('templates: a draft refused with its field named, then written, released and activated (If-Match: a stale activation asks for a reload), previewed against an execution side by side, test-sent', async () => {
     const { page } = watched;
     const executionId = await uplink(t, ingestionToken, device.devEui, 255);
 
@@ -97,9 +97,14 @@ describe('web console: e-mail actions', () => {
     const templateId = /email-templates\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
     await page.getByText('Write a new version (draft)').click();
-    await page.getByLabel('Subject').fill('Alarm at {{device.name}}');
+    // A section is refused when the draft is saved; the page names the field and the rule.
+    await page.getByLabel('Subject').fill('Alarm {{#device}}at {{device.name}}{{/device}}');
     await page.getByLabel('Text body').fill('Level {{values.level}} at {{device.metadata.site}} in {{tenant.name}}');
     await page.getByLabel(/^HTML body/).fill('<p>Level <b>{{values.level}}</b> at {{device.metadata.site}}</p>');
+    watched.allow(/^400 POST \/v1\/email-templates\/[0-9a-f-]+\/versions$/);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    expect(await page.getByRole('list', { name: 'Problems by field' }).textContent()).toContain('body.subject (format)');
+    await page.getByLabel('Subject').fill('Alarm at {{device.name}}');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('button', { name: 'Release v1' }).click();
     await page.getByRole('button', { name: 'Activate v1' }).waitFor();
