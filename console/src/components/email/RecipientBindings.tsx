@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { can, useMe } from '../../auth/me';
 import { useDeviceTypes, useUnits } from '../../pages/lookups';
 import { Empty, ErrorBox, QueryState } from '../status';
 import { FieldErrors } from './FieldErrors';
@@ -17,7 +18,9 @@ export function RecipientBindings({ tenantNumber, emailTemplateId, canWrite }: {
   const types = useDeviceTypes(tenantNumber);
   const units = useUnits(tenantNumber);
   const templates = useEmailTemplates(tenantNumber);
-  const members = useTenantMembers(tenantNumber, true);
+  const me = useMe(tenantNumber);
+  // Members are named from the memberships list, which needs its own permission; without it a user shows as its id.
+  const members = useTenantMembers(tenantNumber, can(me.data, tenantNumber, 'memberships:read'));
   const [status, setStatus] = useState<Status | ''>('');
   const [templateFilter, setTemplateFilter] = useState('');
   const [deviceTypeId, setDeviceTypeId] = useState('');
@@ -361,7 +364,9 @@ function EditBinding({ tenantNumber, binding, recipient, onDone }: { tenantNumbe
 function CreateBinding({ tenantNumber, emailTemplateId }: { tenantNumber: number; emailTemplateId?: string }) {
   const queryClient = useQueryClient();
   const templates = useEmailTemplates(tenantNumber);
-  const members = useTenantMembers(tenantNumber, true);
+  const me = useMe(tenantNumber);
+  const canListMembers = can(me.data, tenantNumber, 'memberships:read');
+  const members = useTenantMembers(tenantNumber, canListMembers);
   const [templateId, setTemplateId] = useState(emailTemplateId ?? '');
   const [recipientType, setRecipientType] = useState<'user' | 'email'>('email');
   const [userId, setUserId] = useState('');
@@ -415,9 +420,11 @@ function CreateBinding({ tenantNumber, emailTemplateId }: { tenantNumber: number
             <label className="inline">
               <input type="radio" name="recipient-type" checked={recipientType === 'email'} onChange={() => setRecipientType('email')} /> An address
             </label>
-            <label className="inline">
-              <input type="radio" name="recipient-type" checked={recipientType === 'user'} onChange={() => setRecipientType('user')} /> A member of the tenant
-            </label>
+            {canListMembers ? (
+              <label className="inline">
+                <input type="radio" name="recipient-type" checked={recipientType === 'user'} onChange={() => setRecipientType('user')} /> A member of the tenant
+              </label>
+            ) : null}
           </fieldset>
           {recipientType === 'email' ? (
             <label>
