@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { components } from '../../api/schema';
-import { isPlatformAdmin, useMe } from '../../auth/me';
+import { can, isPlatformAdmin, useMe } from '../../auth/me';
 import { useTenantNumber } from '../../tenant';
 import { ErrorBox, Loading, formatTime } from '../status';
 
@@ -37,11 +37,15 @@ export function LiveUplinks({ deviceId }: { deviceId: string }) {
     queryFn: () => unwrap(api.GET('/v1/devices/{deviceId}', { params: { path: { deviceId } } })),
   });
   const deviceTypeId = device.data?.deviceTypeId;
+  const mayRead = can(me.data, tenantNumber, 'flows:read');
+  // The tenant's flow list filtered by the device type answers an empty page for a type without a flow (no 404).
   const flow = useQuery({
-    queryKey: ['device-type-flow', deviceTypeId],
-    enabled: Boolean(deviceTypeId),
-    queryFn: () => unwrap(api.GET('/v1/device-types/{deviceTypeId}/flow', { params: { path: { deviceTypeId: deviceTypeId! } } })),
-    retry: (count, error) => !(error instanceof ApiError && (error.status === 404 || error.status === 403)) && count < 2,
+    queryKey: ['device-type-flow', tenantNumber, deviceTypeId],
+    enabled: Boolean(deviceTypeId) && mayRead,
+    queryFn: async () => {
+      const page = await unwrap(api.GET('/v1/tenants/{tenantNumber}/flows', { params: { path: { tenantNumber }, query: { deviceTypeId: deviceTypeId! } } }));
+      return page.items[0] ?? null;
+    },
     staleTime: 60_000,
   });
   const visible = usePageVisible();
@@ -60,9 +64,10 @@ export function LiveUplinks({ deviceId }: { deviceId: string }) {
   const [open, setOpen] = useState<string | null>(null);
 
   let body;
-  if (device.isPending || (deviceTypeId && flow.isPending)) body = <Loading what="the live view" />;
-  else if (flow.error instanceof ApiError && flow.error.status === 404) body = <p className="empty">The device type has no flow yet: uplinks are stored but not processed.</p>;
-  else if (flow.error instanceof ApiError && flow.error.status === 403) body = <p className="empty">Seeing the processed uplinks needs permission to read flows.</p>;
+  if (me.isPending || device.isPending) body = <Loading what="the live view" />;
+  else if (!mayRead || (flow.error instanceof ApiError && flow.error.status === 403)) body = <p className="empty">Seeing the processed uplinks needs permission to read flows.</p>;
+  else if (deviceTypeId && flow.isPending) body = <Loading what="the live view" />;
+  else if (flow.data === null) body = <p className="empty">The device type has no flow yet: uplinks are stored but not processed.</p>;
   else if (flow.error) body = <ErrorBox error={flow.error} onRetry={() => void flow.refetch()} />;
   else if (executions.isPending) body = <Loading what="recent uplinks" />;
   else if (executions.error && !executions.data) body = <ErrorBox error={executions.error} onRetry={() => void executions.refetch()} />;
