@@ -7,6 +7,7 @@ import {
   MarkerType,
   Position,
   ReactFlow,
+  useReactFlow,
   type Edge,
   type Node,
   type NodeChange,
@@ -85,6 +86,16 @@ function UplinkNodeView({ data }: NodeProps<UplinkNode>) {
 
 const nodeTypes = { uplink: UplinkNodeView };
 
+/** Fits the view again when what the nodes show changes size (issues pinned, a trace drawn, a node added). */
+function FitOnChange({ signal }: { signal: unknown }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    const timer = setTimeout(() => void fitView({ padding: 0.15 }), 60);
+    return () => clearTimeout(timer);
+  }, [signal, fitView]);
+  return null;
+}
+
 export const formatMs = (ms: number) => `${ms < 10 ? ms.toFixed(2) : Math.round(ms)} ms`;
 
 export interface FlowGraphProps {
@@ -154,7 +165,6 @@ export default function FlowGraph({ graph, label, catalog, pinned, trace, select
           target: edge.toNodeId,
           targetHandle: 'in',
           label: issues.length > 0 ? `${port !== 'out' ? `${port}: ` : ''}${issues.map((issue) => issue.code).join(', ')}` : port !== 'out' ? port : undefined,
-          animated: taken,
           className: [issues.length > 0 ? 'fg-edge-issue' : '', taken ? 'fg-edge-taken' : ''].filter(Boolean).join(' '),
           markerEnd: { type: MarkerType.ArrowClosed },
         };
@@ -185,6 +195,7 @@ export default function FlowGraph({ graph, label, catalog, pinned, trace, select
       >
         <Background gap={20} />
         <Controls showInteractive={false} />
+        <FitOnChange signal={`${laidOut.nodes.length}:${pinned ? [...pinned.byNode.values()].flat().length : '-'}:${trace?.length ?? '-'}`} />
       </ReactFlow>
     </div>
   );
