@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { loginAdmin } from './support/auth';
 import { seedDevice } from './support/devices';
-import { seedExecution } from './support/executions';
+import { seedExecution, seedRawMessage } from './support/executions';
 import { freePort } from './support/free-port';
 import { as } from './support/http';
 import { seedLiveFlow, type LiveFlow } from './support/processing';
@@ -60,8 +60,10 @@ describe('console flow studio in a browser', () => {
     const device = await seedDevice(t, tenant, live.type);
     const execution = { tenantId: tenant.tenantId, flowId: live.flowId, flowVersionId: live.versionId, versionNumber: 2, deviceId: device.deviceId };
     await seedExecution(t, { ...execution, startedAt: new Date(Date.now() - 120_000), current: { level: 10 }, timeseries: { level: 10 } });
+    const raw = await seedRawMessage(t, { tenantId: tenant.tenantId, deviceId: device.deviceId, devEui: device.devEui, observedAt: new Date(Date.now() - 61_000), value: 300 });
     failedExecutionId = await seedExecution(t, {
       ...execution,
+      raw,
       startedAt: new Date(Date.now() - 60_000),
       status: 'failed',
       error: { nodeId: 'scale', code: 'type_mismatch', message: 'level is not a number.' },
@@ -193,7 +195,7 @@ describe('console flow studio in a browser', () => {
     watched.expectClean();
   });
 
-  it("lists the flow's executions newest first and draws an execution's trace on the graph", async () => {
+  it("lists the flow's executions newest first, draws an execution's trace on the graph, and makes a fixture of its stored uplink", async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Executions' }).click();
     await page.getByRole('heading', { name: 'Executions' }).waitFor();
     await page.getByLabel(/^Flow/).selectOption(live.flowId);
@@ -222,6 +224,26 @@ describe('console flow studio in a browser', () => {
     expect(await page.getByTestId('trace-decode').textContent()).toMatch(/^succeeded · port out/);
     expect(await page.getByRole('list', { name: 'Trace, node by node' }).getByRole('listitem').count()).toBe(4);
     await checkPage(page, 'studio-execution');
+
+    // The execution's stored uplink becomes a fixture (the raw message is kept while the fixture exists), is
+    // renamed (If-Match), and runs with the other fixture.
+    await page.getByRole('link', { name: 'Make a fixture of it' }).click();
+    const form = page.getByRole('form', { name: 'New fixture' });
+    expect(await form.getByLabel('Raw message id').inputValue()).toMatch(/^[0-9a-f-]{36}$/);
+    await form.getByLabel('Fixture name').fill('Stored uplink');
+    await form.getByLabel(/Keep this raw message/).check();
+    await form.getByRole('button', { name: 'Create the fixture' }).click();
+    await page.getByRole('heading', { name: 'Stored uplink' }).waitFor();
+    await page.getByText('(kept past retention)').waitFor();
+    await page.getByRole('button', { name: 'Edit Stored uplink' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the fixture Stored uplink' });
+    await edit.getByLabel('Fixture name').fill('Stored uplink 300');
+    await edit.getByLabel(/Keep this raw message/).check();
+    await edit.getByRole('button', { name: 'Save the fixture' }).click();
+    await page.getByRole('heading', { name: 'Stored uplink 300' }).waitFor();
+    await page.getByRole('button', { name: 'Run fixtures' }).click();
+    await page.getByText('2 of 2 fixtures passed.').waitFor();
+    await checkPage(page, 'studio-fixtures');
     watched.expectClean();
   });
 });
