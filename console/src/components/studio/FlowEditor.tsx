@@ -68,21 +68,19 @@ export function FlowEditor({ flowId, base, catalog, onSaved, onCancel }: Props) 
     const block: BlockRef = item.type === 'builtin' ? { type: 'builtin', key: item.key, version: item.version ?? 1 } : { type: 'custom', flowBlockVersionId: version!.flowBlockVersionId };
     const schema = item.type === 'builtin' ? item.configurationSchema : version?.configurationSchema;
     const defaults = defaultsOf(schema ?? undefined);
-    setGraph((current) => {
-      const nodeId = uniqueNodeId(item.key, current.nodes);
-      const right = Math.max(0, ...current.nodes.filter((node) => node.kind === 'block').map((node) => node.position.x));
-      const node: GraphNode = {
-        kind: 'block',
-        nodeId,
-        block,
-        name: item.name,
-        configuration: typeof defaults === 'object' && defaults !== null ? (defaults as Record<string, unknown>) : {},
-        position: { x: right + 40, y: 320 },
-      };
-      setSelected(nodeId);
-      setNotice(`Added node ${nodeId}.`);
-      return { ...current, nodes: [...current.nodes, node] };
-    });
+    const nodeId = uniqueNodeId(item.key, graph.nodes);
+    const right = Math.max(0, ...graph.nodes.filter((node) => node.kind === 'block').map((node) => node.position.x));
+    const node: GraphNode = {
+      kind: 'block',
+      nodeId,
+      block,
+      name: item.name,
+      configuration: typeof defaults === 'object' && defaults !== null ? (defaults as Record<string, unknown>) : {},
+      position: { x: right + 40, y: 320 },
+    };
+    setGraph({ ...graph, nodes: [...graph.nodes, node] });
+    setSelected(nodeId);
+    setNotice(`Added node ${nodeId}.`);
   };
 
   const removeNode = (nodeId: string) => {

@@ -135,12 +135,8 @@ function Studio({
                 </tbody>
               </table>
             </div>
-            {canWrite ? (
-              <>
-                <Fixtures flow={flow} canWrite={canWrite} fromRaw={fromRaw} />
-                <FixtureRunPanel flowId={flow.flowId} versions={list} />
-              </>
-            ) : null}
+            <Fixtures flow={flow} canWrite={canWrite} fromRaw={fromRaw} />
+            {canWrite ? <FixtureRunPanel flowId={flow.flowId} versions={list} /> : null}
           </>
         )}
       </QueryState>

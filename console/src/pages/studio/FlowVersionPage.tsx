@@ -67,6 +67,10 @@ function VersionView({ tenantNumber, current, version, versions }: { tenantNumbe
     },
     onError: failureIssues,
   });
+  const deprecate = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/flows/{flowId}/versions/{flowVersionId}/deprecate', { params: { path: { flowId: flow.flowId, flowVersionId: version.flowVersionId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: versionsKey(flow.flowId) }),
+  });
   const versionUrl = (versionNumber: number) => `/t/${tenantNumber}/flows/${flow.flowId}/versions/${versionNumber}`;
   const active = flow.activeVersionId === version.flowVersionId;
   const errors = issues?.filter((issue) => issue.severity === 'error').length ?? 0;
@@ -127,6 +131,22 @@ function VersionView({ tenantNumber, current, version, versions }: { tenantNumbe
               </button>
             ) : null}
             {canRelease ? <ActivateButton current={current} version={version} /> : null}
+            {canRelease && version.status === 'released' ? (
+              <button
+                type="button"
+                className="danger"
+                disabled={deprecate.isPending}
+                onClick={() =>
+                  window.confirm(
+                    active
+                      ? `Deprecate version ${version.versionNumber}? It stays active until another version is activated, and can't be activated again.`
+                      : `Deprecate version ${version.versionNumber}? It can't be activated again.`,
+                  ) && deprecate.mutate()
+                }
+              >
+                Deprecate version {version.versionNumber}
+              </button>
+            ) : null}
             {canWrite ? (
               <button type="button" onClick={() => setEditing(true)} disabled={!catalog.data}>
                 Edit into a new draft
@@ -135,6 +155,7 @@ function VersionView({ tenantNumber, current, version, versions }: { tenantNumbe
           </div>
           {catalog.error ? <ErrorBox error={catalog.error} /> : null}
           {validate.error ? <ErrorBox error={validate.error} /> : null}
+          {deprecate.error ? <Failure error={deprecate.error} what="flow version" /> : null}
           {release.error && !(release.error instanceof ApiError && release.error.status === 422) ? <Failure error={release.error} what="flow version" /> : null}
           {release.isSuccess ? <p className="notice">Released. Activate it when its fixtures pass.</p> : null}
           {issues ? (
