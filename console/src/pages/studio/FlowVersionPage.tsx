@@ -10,7 +10,7 @@ import { Failure } from '../../components/studio/Failure';
 import FlowGraph from '../../components/studio/FlowGraph';
 import { FlowEditor } from '../../components/studio/FlowEditor';
 import { FixtureRunPanel } from '../../components/studio/Fixtures';
-import { graphOf, issuesOfFailure, pinIssues, shortChecksum, type FlowGraphDoc, type ValidationIssue } from '../../components/studio/graph';
+import { graphOf, issuesOfFailure, pinIssues, type FlowGraphDoc, type ValidationIssue } from '../../components/studio/graph';
 import { ExecutionOutcome, PreviewForm, type ExecutionResult } from '../../components/studio/Preview';
 import { useCatalog, useFlow, useVersions, versionsKey, type FlowVersion, type FlowWithTag } from '../../components/studio/queries';
 import { TraceList } from '../../components/studio/TraceList';
@@ -204,7 +204,6 @@ function VersionView({ tenantNumber, current, version, versions }: { tenantNumbe
             </>
           ) : null}
           <p className="small">
-            Checksum shown in the list: <code>{shortChecksum(version.checksum)}</code>.{' '}
             <Link to={`/t/${tenantNumber}/executions?flowId=${flow.flowId}`}>Executions of this flow</Link>
           </p>
         </>
