@@ -47,6 +47,9 @@ export function DeviceTypePage() {
             <dt>Description</dt>
             <dd>{data.description || '—'}</dd>
           </dl>
+          <p>
+            <Link to={`/t/${tenantNumber}/device-types/${deviceTypeId}/flow`}>Flow studio</Link>
+          </p>
           {canWrite ? <EditDeviceType type={data} onReload={() => void type.refetch()} /> : null}
           <h2>Fields</h2>
           <QueryState query={fields} what="fields">
