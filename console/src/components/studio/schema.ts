@@ -2,7 +2,8 @@
  * A small JSON Schema (draft 2020-12) checker for node configurations in the editor: the keywords block schemas
  * use (type, enum, const, required, properties, additionalProperties, items, min/max, lengths, pattern, format
  * uuid, allOf/anyOf/oneOf/not, if/then/else). `{"$param": key}` stands for any value, as on the server, which
- * checks the parameter's type itself. The server's validate report stays the authority.
+ * checks the parameter's type itself. The server's validate report stays the authority. Not ajv: ajv compiles
+ * each schema with `new Function`, which the service's Content-Security-Policy (`script-src 'self'`) forbids.
  */
 export type Schema = Record<string, unknown>;
 
