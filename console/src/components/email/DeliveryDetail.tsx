@@ -42,7 +42,7 @@ export function DeliveryDetail({ tenantNumber, deliveryId, showBodies = true }: 
             </dd>
             <dt>Execution</dt>
             <dd>
-              <Link to={`/t/${tenantNumber}/executions/${data.flowExecutionId}`}>{data.flowExecutionId}</Link> (node <code>{data.nodeId}</code>)
+              <Link to={`/t/${tenantNumber}/executions/${data.flowExecutionId}${data.flowId ? `?flowId=${data.flowId}` : ''}`}>{data.flowExecutionId}</Link> (node <code>{data.nodeId}</code>)
             </dd>
             <dt>Device</dt>
             <dd>

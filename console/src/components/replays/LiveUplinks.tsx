@@ -152,7 +152,7 @@ const LiveRow = memo(function LiveRow({
             <code>{execution.rawIngestionMessageId.slice(0, 8)}</code>
           )}
         </span>
-        <Link className="small" to={`/t/${tenantNumber}/executions/${id}`}>
+        <Link className="small" to={`/t/${tenantNumber}/executions/${id}?flowId=${execution.flowId}`}>
           trace
         </Link>
       </div>

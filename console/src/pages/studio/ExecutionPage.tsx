@@ -81,7 +81,7 @@ function ExecutionView({ tenantNumber, execution }: { tenantNumber: number; exec
           {execution.replayId ? (
             <>
               {' '}
-              (<Link to={`/t/${tenantNumber}/replays/${execution.replayId}`}>replay</Link>)
+              (<Link to={`/t/${tenantNumber}/replays/${execution.replayId}?flowId=${execution.flowId}`}>replay</Link>)
             </>
           ) : null}
         </dd>
