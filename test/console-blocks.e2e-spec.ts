@@ -56,6 +56,12 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await t?.close();
   });
 
+  /** Navigates once the page's own requests are done: a refetch cut by the navigation would count as a failed request. */
+  async function go(path: string): Promise<void> {
+    await watched.page.waitForLoadState('networkidle');
+    await watched.page.goto(path);
+  }
+
   let blockId: string;
 
   it('custom blocks: the list, and a compile error shown with its line:column in the report and as a marker in the editor', async () => {
@@ -63,7 +69,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     blockId = block.body.flowBlockId;
     await admin.post(`/v1/flow-blocks/${blockId}/versions`, { sourceCode: SYNTAX_ERROR, sampleInput: { payload: [1] } }).expect(201);
     const { page } = watched;
-    await page.goto(`/console/t/${tenant.tenantNumber}/blocks`);
+    await go(`/console/t/${tenant.tenantNumber}/blocks`);
     await page.getByRole('heading', { name: 'Custom blocks' }).waitFor();
     await page.getByRole('link', { name: 'Tank codec' }).waitFor();
     await checkPage(page, 'blocks-list');
@@ -81,6 +87,14 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     expect(await marked.first().textContent()).toBe(';');
     expect(await page.getByTestId('version-source').locator('.cm-lint-marker-error').count()).toBe(1);
     await checkPage(page, 'block-compile-error');
+
+    // Releasing it runs the same gate: 422, nothing changes, the issue stays pinned in the editor.
+    watched.allow(/^422 POST \/v1\/flow-blocks\/[^/]+\/versions\/[^/]+\/release$/);
+    await page.getByRole('button', { name: 'Release', exact: true }).click();
+    await page.getByRole('heading', { name: 'Release refused: the compile gate failed' }).waitFor();
+    await page.getByRole('region', { name: 'Release refused' }).getByRole('button', { name: 'Go to 3:15' }).click();
+    await page.getByRole('heading', { name: 'Version 1 draft' }).waitFor();
+    expect(await marked.count()).toBe(1);
     watched.expectClean();
   });
 
@@ -117,6 +131,10 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await page.getByRole('heading', { name: /Version 2 released/ }).waitFor();
     expect(await page.getByRole('cell', { name: 'decodeUplink' }).count()).toBe(1);
     await checkPage(page, 'block-playground');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Deprecate' }).click();
+    await page.getByRole('heading', { name: 'Version 2 deprecated' }).waitFor();
     watched.expectClean();
   });
 
@@ -133,7 +151,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
       binary.rawIngestionMessageId,
     ]);
     const { page } = watched;
-    await page.goto(`/console/t/${tenant.tenantNumber}/raw-messages`);
+    await go(`/console/t/${tenant.tenantNumber}/raw-messages`);
     await page.getByRole('heading', { name: 'Raw messages' }).waitFor();
     await page.locator(`a[href*="${json.rawIngestionMessageId}"]`).waitFor();
     await checkPage(page, 'raw-messages');
@@ -145,7 +163,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     expect(await page.getByTestId('raw-payload-hex').textContent()).toBe(`00000000  ${'01 02 03'.padEnd(47)}  ...`);
     await checkPage(page, 'raw-message-json');
 
-    await page.goto(`/console/t/${tenant.tenantNumber}/raw-messages/${binary.rawIngestionMessageId}?receivedAt=${encodeURIComponent(binary.receivedAt)}`);
+    await go(`/console/t/${tenant.tenantNumber}/raw-messages/${binary.rawIngestionMessageId}?receivedAt=${encodeURIComponent(binary.receivedAt)}`);
     await page.getByTestId('raw-body-hex').waitFor();
     expect(await page.getByTestId('raw-body-hex').textContent()).toBe(`00000000  ${'FF 00 C3 28 7B'.padEnd(47)}  ...({`);
     // The same page as above (axe and widths checked there): a screenshot of the binary case.
@@ -155,7 +173,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
 
   it('global blocks: the platform list and a block created from it', async () => {
     const { page } = watched;
-    await page.goto('/console/blocks');
+    await go('/console/blocks');
     await page.getByRole('heading', { name: 'Global blocks' }).waitFor();
     await page.getByText('Create a block').click();
     await page.getByLabel('Block key').fill('shared-codec');
@@ -185,7 +203,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     ];
     const target = await seedTenant(t, { name: 'Import Target' });
     const { page } = watched;
-    await page.goto('/console/imports');
+    await go('/console/imports');
     await page.getByRole('heading', { name: 'Legacy import' }).waitFor();
     await page.locator(`select:has(option[value="${target.tenantNumber}"])`).first().waitFor();
     await page.getByLabel('Target tenant').selectOption(String(target.tenantNumber));

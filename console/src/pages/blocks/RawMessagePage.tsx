@@ -85,7 +85,7 @@ export function RawMessagePage() {
             <dl className="facts">
               <dt>Id</dt>
               <dd>
-                <code>{data.rawIngestionMessageId}</code>
+                <code>{data.rawIngestionMessageId}</code> <CopyButton text={data.rawIngestionMessageId} label="Copy the id" />
               </dd>
               <dt>Received</dt>
               <dd>{formatTime(data.receivedAt)}</dd>
@@ -117,7 +117,7 @@ export function RawMessagePage() {
               <>
                 <p className="small">
                   As read from the body: <code>{data.rawPayload.encoding}</code>
-                  {bytes ? `, ${bytes.length} bytes` : ''}.
+                  {bytes ? `, ${bytes.length} bytes` : ''}. A block's codec playground takes this message's id to run a codec on its payload and fPort.
                 </p>
                 {bytes ? (
                   <pre className="hex" aria-label="Payload as a hex dump" data-testid="raw-payload-hex" tabIndex={0}>
