@@ -155,6 +155,13 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await page.getByRole('heading', { name: 'Raw messages' }).waitFor();
     await page.locator(`a[href*="${json.rawIngestionMessageId}"]`).waitFor();
     await checkPage(page, 'raw-messages');
+    // Filters: nothing of this tenant was processed; a DevEUI given in the URL opens the list filtered.
+    await page.getByLabel('Processing status').selectOption('processed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No raw messages match.').waitFor();
+    await go(`/console/t/${tenant.tenantNumber}/raw-messages?devEui=AABBCCDDEEFF0011`);
+    expect(await page.getByLabel('DevEUI').inputValue()).toBe('AABBCCDDEEFF0011');
+    await page.locator(`a[href*="${json.rawIngestionMessageId}"]`).waitFor();
 
     await page.locator(`a[href*="${json.rawIngestionMessageId}"]`).click();
     await page.getByRole('heading', { name: 'Raw message', exact: true }).waitFor();

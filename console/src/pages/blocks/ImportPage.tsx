@@ -21,6 +21,8 @@ const ISSUE_TEXT: Record<IssueCode, string> = {
   incomplete_source_record: 'the record lacks an id, code, name or type, or its name is too long',
 };
 
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 const SOURCE_REASONS: Record<string, string> = {
   source_unreachable: 'The legacy system could not be reached.',
   source_timeout: 'The legacy system took too long to answer.',
@@ -149,8 +151,8 @@ export function ImportPage() {
           <h2 id="import-result-title">{result.dryRun ? 'Dry run result: nothing stored' : 'Import done'}</h2>
           <p className="small">
             Completed {formatTime(result.data.completedAt)} for tenant <Link to={`/t/${result.tenantNumber}/devices`}>#{result.tenantNumber}</Link>.
-            The source holds {result.data.source.tenantCount} tenants, {result.data.source.deviceTypeCount} device types and {result.data.source.deviceCount}{' '}
-            devices.
+            The source holds {counted(result.data.source.tenantCount, 'tenant')}, {counted(result.data.source.deviceTypeCount, 'device type')} and{' '}
+            {counted(result.data.source.deviceCount, 'device')}.
           </p>
           <div className="table-wrap">
             <table>

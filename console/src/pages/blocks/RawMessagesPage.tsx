@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { Empty, ErrorBox, Loading, formatTime } from '../../components/status';
@@ -28,7 +28,12 @@ export function useTenantRecord(tenantNumber: number) {
 export function RawMessagesPage() {
   const tenantNumber = useTenantNumber();
   const tenant = useTenantRecord(tenantNumber);
-  const [form, setForm] = useState({ from: '', to: '', deviceId: '', devEui: '', source: '', processingStatus: '' });
+  const [params] = useSearchParams();
+  // Other pages link here with `?deviceId=` or `?devEui=` (and any other filter) to open the list filtered.
+  const [form, setForm] = useState(() => {
+    const initial = (key: string) => params.get(key) ?? '';
+    return { from: '', to: '', deviceId: initial('deviceId'), devEui: initial('devEui'), source: initial('source'), processingStatus: initial('processingStatus') };
+  });
   const [applied, setApplied] = useState(form);
   const [formError, setFormError] = useState<string | null>(null);
   const tenantId = tenant.data?.tenantId;
