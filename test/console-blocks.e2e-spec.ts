@@ -16,12 +16,13 @@ const NO_COOKIE_YET = /^401 POST \/v1\/auth\/refresh$/;
 const SYNTAX_ERROR = '// decoder\nfunction transform(msg) {\n  return msg +;\n}';
 const TTN_CODEC = `function decodeUplink(input) {
   console.log('port ' + input.fPort);
+  if (input.fPort === 0) throw new Error('port 0 is reserved');
   return { data: { temperature: ((input.bytes[0] << 8) | input.bytes[1]) / 100, port: input.fPort } };
 }`;
 
 /**
  * The blocks area of the console in a real Chromium against the real service: custom blocks with the compile
- * report in the editor and the codec playground, raw messages with their exact bodies, global blocks and the
+ * report in the editor and the codec playground (dry runs of a draft), raw messages with their exact bodies, global blocks and the
  * legacy import's dry run. One service, one browser, one signed-in page.
  */
 describe('web console: blocks, raw messages and the legacy import', () => {
@@ -98,20 +99,20 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     watched.expectClean();
   });
 
-  it('codec playground: a TTN decodeUplink run on given bytes and fPort (typed, then from a stored raw message) shows its output and logs', async () => {
+  it('codec playground: a TTN decodeUplink draft run, unreleased, on typed bytes and on a stored raw message (output, logs), and a throw pinned at its line:column; Release stays its own action', async () => {
     const raw = await seedRawMessage(t, { tenantId: tenant.tenantId, rawPayload: { encoding: 'hex', data: '09C4' }, connectionData: { fPort: 7 } });
+    const stored = await seedRawMessage(t, { tenantId: tenant.tenantId, rawPayload: { encoding: 'hex', data: '0A28' }, connectionData: { fPort: 3 } });
     const { page } = watched;
     const editor = page.getByTestId('draft-source').locator('.cm-content');
     await editor.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
     await page.keyboard.insertText(TTN_CODEC);
-    // Bytes typed as base64 are read as bytes at once.
-    await page.getByLabel('Bytes as').selectOption('base64');
+    // The draft's sample: bytes typed as base64 are read as bytes at once; a stored raw message fills bytes and fPort.
+    await page.getByLabel(/^Bytes as/).selectOption('base64');
     await page.getByLabel('Payload bytes').fill('CcQ=');
     await page.getByLabel('fPort', { exact: true }).fill('7');
-    await page.getByText('2 bytes: 09 C4').waitFor();
-    // The same uplink stored as a raw message fills bytes and fPort.
+    await page.getByText('2 bytes: 09 C4').first().waitFor();
     await page.getByLabel('Payload bytes').fill('');
     await page.getByLabel('fPort', { exact: true }).fill('1');
     await page.getByLabel('Stored raw message id').fill(raw.rawIngestionMessageId);
@@ -119,10 +120,49 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await page.getByText(`Bytes, fPort and time taken from raw message ${raw.rawIngestionMessageId}.`).waitFor();
     expect(await page.getByLabel('Payload bytes').inputValue()).toBe('09 C4');
     expect(await page.getByLabel('fPort', { exact: true }).inputValue()).toBe('7');
-
     await page.getByRole('button', { name: 'Save as a new draft' }).click();
-    await page.getByRole('heading', { name: /Version 2/ }).waitFor();
+    await page.getByRole('heading', { name: 'Version 2 draft' }).waitFor();
     expect(await page.getByTestId('version-source').locator('.cm-content').textContent()).toContain('function decodeUplink(input)');
+
+    // The playground runs the draft itself: bytes typed as base64 and an fPort.
+    const playground = page.getByRole('form', { name: 'Codec playground' });
+    await playground.getByLabel('Uplink bytes as').selectOption('base64');
+    await playground.getByLabel('Uplink bytes', { exact: true }).fill('CcQ=');
+    await playground.getByLabel('Uplink fPort').fill('7');
+    await playground.getByRole('button', { name: 'Run', exact: true }).click();
+    const succeeded = playground.getByRole('region', { name: 'Run succeeded' });
+    await succeeded.waitFor();
+    expect(JSON.parse((await succeeded.getByTestId('playground-output').textContent())!)).toEqual({ payload: { temperature: 25, port: 7 } });
+    expect(await succeeded.getByLabel('Logs of the playground run').textContent()).toBe('port 7');
+
+    // A stored raw message of the tenant: its payload and fPort.
+    await playground.getByLabel('A stored raw message').check();
+    await playground.getByLabel('Raw message id to run on').fill(stored.rawIngestionMessageId);
+    await playground.getByRole('button', { name: 'Run', exact: true }).click();
+    await succeeded.getByText('port 3').waitFor();
+    expect(JSON.parse((await succeeded.getByTestId('playground-output').textContent())!)).toEqual({ payload: { temperature: 26, port: 3 } });
+
+    // A throw: the error with its line:column, marked in the editor; the logs up to the throw.
+    await playground.getByLabel('Bytes and fPort').check();
+    await playground.getByLabel('Uplink fPort').fill('0');
+    await playground.getByRole('button', { name: 'Run', exact: true }).click();
+    const failed = playground.getByRole('region', { name: 'Run failed' });
+    await failed.waitFor();
+    expect(await failed.getByTestId('playground-error').textContent()).toMatch(/^runtime_error 3:\d+ .*port 0 is reserved/);
+    expect(await failed.getByLabel('Logs of the playground run').textContent()).toBe('port 0');
+    await failed.getByRole('button', { name: /^Go to 3:\d+$/ }).click();
+    await page.getByTestId('version-source').locator('.cm-lintRange-error').first().waitFor();
+    expect(await page.getByTestId('version-source').locator('.cm-lint-marker-error').count()).toBe(1);
+    // Nothing was released or stored by the runs.
+    await page.getByRole('heading', { name: 'Version 2 draft' }).waitFor();
+    const [row] = await t.dataSource.query<{ status: string; gate_report: unknown }[]>(
+      `SELECT status, gate_report FROM flow_block_versions WHERE flow_block_id = $1 AND version_number = 2`,
+      [blockId],
+    );
+    expect(row).toEqual({ status: 'draft', gate_report: null });
+    await checkPage(page, 'block-playground');
+
+    // Release is its own action: the gate runs the draft's stored sample.
     await page.getByRole('button', { name: 'Release', exact: true }).click();
     await page.getByRole('region', { name: 'Release gate report' }).waitFor();
     const output = JSON.parse((await page.getByTestId('sample-output').textContent())!) as { payload: unknown };
@@ -130,7 +170,6 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     expect(await page.getByRole('region', { name: 'Release gate report' }).getByLabel('Logs of the sample run').textContent()).toContain('port 7');
     await page.getByRole('heading', { name: /Version 2 released/ }).waitFor();
     expect(await page.getByRole('cell', { name: 'decodeUplink' }).count()).toBe(1);
-    await checkPage(page, 'block-playground');
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Deprecate' }).click();
@@ -189,7 +228,7 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await page.getByRole('button', { name: 'Create the block' }).click();
     await page.getByRole('heading', { name: 'Shared codec' }).waitFor();
     await page.getByText('global (every tenant)').waitFor();
-    await page.getByRole('heading', { name: 'New draft and codec playground' }).waitFor();
+    await page.getByRole('heading', { name: 'New draft', exact: true }).waitFor();
     // The tenant block page's component (checked above), at the top level.
     await screenshot(page, 'global-block');
     watched.expectClean();

@@ -5,6 +5,7 @@ import type { components } from '../../api/schema';
 import { ErrorBox } from '../status';
 import { CodeEditor } from './CodeEditor';
 import { parseBytes, payloadBytes, toHex, type ByteEncoding } from './bytes';
+import { codecPartsOf, parseObject, parsePort } from './sample';
 
 type Version = components['schemas']['FlowBlockVersionResponse'];
 type SampleInput = components['schemas']['SampleInputRequest'];
@@ -45,35 +46,11 @@ export const seedOf = (version: Version, key: number): DraftSeed => ({
   key,
 });
 
-/** A sample input whose payload is a byte array and whose input envelope has an fPort: a codec's input. */
-function codecPartsOf(sample: Record<string, unknown>): { bytes: string; fPort: string; variables: string } | null {
-  const payload = sample.payload;
-  if (!Array.isArray(payload) || !payload.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255)) return null;
-  const input = (sample.input ?? {}) as { connectionData?: { fPort?: unknown } };
-  const fPort = input.connectionData?.fPort;
-  return {
-    bytes: toHex(payload as number[]),
-    fPort: typeof fPort === 'number' ? String(fPort) : '',
-    variables: sample.configuration ? JSON.stringify(sample.configuration, null, 2) : '{}',
-  };
-}
-
-const parseObject = (text: string, what: string): Record<string, unknown> => {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what} must be a JSON object.`);
-  return value as Record<string, unknown>;
-};
-
 /**
- * A new immutable draft: the script in a JavaScript editor and the sample the sandbox gate runs it on. For a codec
+ * A new immutable draft: the script in a JavaScript editor and the sample the release gate runs it on. For a codec
  * the sample is the uplink's bytes (hex or base64), its fPort and the variables, or a stored raw message's payload;
- * other scripts take a JSON sample input. The draft is then compiled and released from its own page, where the
- * release gate's run on this sample shows the output, the logs and any error with its line and column.
+ * other scripts take a JSON sample input. Once saved, the draft is tried in its version's playground (any bytes or
+ * stored message, nothing released) and compiled and released from there.
  */
 export function DraftEditor({
   flowBlockId,
@@ -105,9 +82,7 @@ export function DraftEditor({
   const sample = (): SampleInput => {
     if (mode === 'json') return parseObject(sampleJson, 'The sample input') as SampleInput;
     if ('error' in parsedBytes) throw new Error(parsedBytes.error);
-    const port = Number(fPort);
-    if (!Number.isInteger(port) || port < 0 || port > 255) throw new Error('fPort must be a whole number from 0 to 255.');
-    const input: Record<string, unknown> = { connectionData: { fPort: port } };
+    const input: Record<string, unknown> = { connectionData: { fPort: parsePort(fPort) } };
     if (observedAt) input.observedAt = observedAt;
     return { payload: parsedBytes.bytes, values: {}, configuration: parseObject(variables || '{}', 'The variables'), input };
   };
@@ -154,15 +129,15 @@ export function DraftEditor({
         create.mutate();
       }}
     >
-      <h2 id="draft-title">New draft and codec playground</h2>
+      <h2 id="draft-title">New draft</h2>
       <p className="small">
-        Drafts are immutable: saving makes a new version. Releasing a draft runs it in the sandbox on the sample below and shows the output, the logs
-        and any error with its line and column; a failed run changes nothing.
+        Drafts are immutable: saving makes a new version. Try it in the version's codec playground on any bytes or stored raw message without
+        releasing it; releasing runs it in the sandbox on the sample below, and a failed release changes nothing.
       </p>
       <h3 id="draft-source-label">Script</h3>
       <CodeEditor value={sourceCode} onChange={setSourceCode} language="javascript" label="Script source of the new draft" testId="draft-source" />
       <fieldset>
-        <legend>Sample the sandbox runs the script on</legend>
+        <legend>Sample the release gate runs the script on</legend>
         <div className="row" role="radiogroup" aria-label="Kind of sample">
           <label className="inline">
             <input type="radio" name="sample-mode" checked={mode === 'codec'} onChange={() => setMode('codec')} /> Uplink bytes and fPort (codec)

@@ -66,17 +66,34 @@ export function GateReport({ report, title, onGoTo }: { report: GateReportData; 
   );
 }
 
-export function SampleRun({ result, logs, logsTruncated }: { result: unknown; logs: unknown[]; logsTruncated: boolean }) {
+/** What a run returned (`undefined`: it failed, there is no output) and what it logged. */
+export function SampleRun({
+  result,
+  logs,
+  logsTruncated,
+  testId = 'sample-output',
+  what = 'the sample run',
+}: {
+  result: unknown;
+  logs: unknown[];
+  logsTruncated: boolean;
+  testId?: string;
+  what?: string;
+}) {
   return (
     <>
-      <h4>Output</h4>
-      {result === null ? <p className="small">The script returned nothing: the message would be filtered.</p> : null}
-      <JsonBlock value={result} label="Output of the sample run" testId="sample-output" />
+      {result !== undefined ? (
+        <>
+          <h4>Output</h4>
+          {result === null ? <p className="small">The script returned nothing: the message would be filtered.</p> : null}
+          <JsonBlock value={result} label={`Output of ${what}`} testId={testId} />
+        </>
+      ) : null}
       <h4>Logs</h4>
       {logs.length === 0 ? (
         <p className="small">No logs.</p>
       ) : (
-        <pre className="logs" aria-label="Logs of the sample run" tabIndex={0}>
+        <pre className="logs" aria-label={`Logs of ${what}`} tabIndex={0}>
           {logs.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}
           {logsTruncated ? '\n… (more logs were cut)' : ''}
         </pre>

@@ -6,6 +6,7 @@ import type { components } from '../../api/schema';
 import { ErrorBox, QueryState, formatTime } from '../status';
 import { CodeEditor, type CodeEditorHandle, type CodeMarker } from './CodeEditor';
 import { GateReport, IssueList, JsonBlock, issueWhere, type GateIssue, type GateReportData } from './GateReport';
+import { Playground } from './Playground';
 
 type Version = components['schemas']['FlowBlockVersionResponse'];
 
@@ -27,9 +28,10 @@ function gateFailureOf(error: unknown): { gate: string; issues: GateIssue[] } | 
 }
 
 /**
- * One version: its source (read-only, versions never change) with the last gate issues marked at their line and
- * column, and the actions its status allows: compile (the compile gate alone, nothing changes), release (both
- * gates on the sample; refused with the issues when a gate fails) and deprecate.
+ * One version: its source (read-only, versions never change) with the last gate issues and the playground's last
+ * failure marked at their line and column, and the actions its status allows: compile (the compile gate alone,
+ * nothing changes), release (both gates on the sample; refused with the issues when a gate fails), deprecate, and
+ * the codec playground (a dry run on any bytes or stored raw message, in any status).
  */
 export function VersionPanel({
   flowBlockId,
@@ -47,6 +49,7 @@ export function VersionPanel({
   const queryClient = useQueryClient();
   const editor = useRef<CodeEditorHandle>(null);
   const [compiled, setCompiled] = useState<{ passed: boolean; gateReport: GateReportData } | null>(null);
+  const [runIssues, setRunIssues] = useState<GateIssue[]>([]);
   const path = { flowBlockId, flowBlockVersionId };
   const version = useQuery({
     queryKey: ['flow-block-version', flowBlockVersionId],
@@ -119,7 +122,7 @@ export function VersionPanel({
                 <strong>{issueWhere(first)}</strong> {first.code}: {first.message}
               </p>
             ) : null}
-            <CodeEditor ref={editor} value={data.sourceCode} language="javascript" label={`Script source of version ${data.versionNumber}`} markers={markersOf(issues)} testId="version-source" />
+            <CodeEditor ref={editor} value={data.sourceCode} language="javascript" label={`Script source of version ${data.versionNumber}`} markers={markersOf([...issues, ...runIssues])} testId="version-source" />
             <div className="row">
               {canWrite ? (
                 <button type="button" onClick={() => compile.mutate()} disabled={compile.isPending}>
@@ -160,6 +163,9 @@ export function VersionPanel({
             ) : null}
             {compiled ? <GateReport report={compiled.gateReport} title={compiled.passed ? 'Compile passed' : 'Compile failed'} onGoTo={goTo} /> : null}
             {data.gateReport ? <GateReport report={data.gateReport} title="Release gate report" onGoTo={goTo} /> : null}
+            {canWrite ? (
+              <Playground flowBlockId={flowBlockId} flowBlockVersionId={flowBlockVersionId} sampleInput={data.sampleInput} onIssues={setRunIssues} onGoTo={goTo} />
+            ) : null}
             <details>
               <summary>Sample input and configuration schema</summary>
               <h3>Sample input</h3>
