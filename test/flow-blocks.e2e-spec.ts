@@ -490,6 +490,10 @@ describe('custom blocks API', () => {
         notes: 'vendor formatter v1.2',
       });
       expect(version).toMatchObject({ status: 'draft', scriptContract: 'decodeUplink' });
+      const tried = await admin
+        .post(`${versionPath(blockId, version.flowBlockVersionId)}/run`, { input: { payload: 'y6QJbQI2AX//f/8=', input: { connectionData: { fPort: 2 } } } })
+        .expect(200);
+      expect(tried.body).toEqual({ ok: true, result: { payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } }, logs: [], logsTruncated: false, durationMs: expect.any(Number) });
       const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
       expect(released.body.gateReport.sample.result).toEqual({ payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } });
 
@@ -729,6 +733,24 @@ describe('custom blocks API', () => {
         expect([res.status, fieldsOf(res)]).toEqual([400, [field]]);
         // Request rules come before the block's 404.
         expect((await admin.post(runPath(randomUUID(), randomUUID()), body as Record<string, unknown>)).status).toBe(400);
+      }
+    });
+
+    it('answers odd messages (deep nesting, lone surrogates, a long byte array, a non-byte array for a codec) below 500', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const echo = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  return { payload: msg.payload };\n}\n' });
+      const codecVersion = await createVersion(blockId, { sourceCode: TTN_CODEC, sampleInput: { payload: [0, 0, 99], input: { connectionData: { fPort: 1 } } } });
+      let deep: unknown = 1;
+      for (let i = 0; i < 2000; i++) deep = [deep];
+      const odd: unknown[] = [deep, '\ud800 lone', Array.from({ length: 60000 }, () => 255), [1, 256, -1], { __proto__: { polluted: true } }, 'x'.repeat(200000)];
+      for (const version of [echo, codecVersion]) {
+        for (const payload of odd) {
+          const res = await admin.post(runPath(blockId, version.flowBlockVersionId), { input: { payload, input: { connectionData: { fPort: 1 } } } });
+          expect(res.status).toBeLessThan(500);
+          if (res.status === 200) expect(typeof res.body.ok).toBe('boolean');
+          else expect(res.body.error.code).toEqual(expect.any(String));
+        }
       }
     });
 
