@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 import type { TenantRole } from '../src/shared/access/permissions';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { as, fieldsOf, withoutCorrelation } from './support/http';
+import { seedRawMessage } from './support/raw-messages';
 import { seedGrant, seedTenant, SeededTenant } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { BlockConfigurationService } from '../src/modules/blocks/domain/block-configuration.service';
@@ -489,6 +490,10 @@ describe('custom blocks API', () => {
         notes: 'vendor formatter v1.2',
       });
       expect(version).toMatchObject({ status: 'draft', scriptContract: 'decodeUplink' });
+      const tried = await admin
+        .post(`${versionPath(blockId, version.flowBlockVersionId)}/run`, { input: { payload: 'y6QJbQI2AX//f/8=', input: { connectionData: { fPort: 2 } } } })
+        .expect(200);
+      expect(tried.body).toEqual({ ok: true, result: { payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } }, logs: [], logsTruncated: false, durationMs: expect.any(Number) });
       const released = await admin.post(`${versionPath(blockId, version.flowBlockVersionId)}/release`).expect(200);
       expect(released.body.gateReport.sample.result).toEqual({ payload: { BatV: 2.98, TempC_SHT: 24.13, Hum_SHT: 56.6 } });
 
@@ -518,6 +523,251 @@ describe('custom blocks API', () => {
       const looping = await createVersion(blockId, { sourceCode: 'function decodeUplink(input) {\n  while (true) {}\n}', sampleInput: { payload: [1] } });
       const res = await admin.post(`${versionPath(blockId, looping.flowBlockVersionId)}/release`).expect(422);
       expect(errorOf(res).details).toMatchObject({ gate: 'sandbox', issues: [{ code: 'timeout' }] });
+    });
+  });
+
+  describe('dry runs (the codec playground)', () => {
+    /** A TTN codec that logs, warns and fails on an unknown port, as vendors write them. */
+    const TTN_CODEC = [
+      'function decodeUplink(input) {',
+      '  console.log("fPort " + input.fPort + ", " + input.bytes.length + " bytes");',
+      '  if (input.fPort !== 1) return { errors: ["unknown fPort " + input.fPort] };',
+      '  var level = (input.bytes[0] << 8) | input.bytes[1];',
+      '  return {',
+      '    data: { level_mm: level, percent: Math.round((level / (input.variables.depthMm || 1000)) * 100), at: input.recvTime.toISOString() },',
+      '    warnings: input.bytes[2] < 20 ? ["battery low"] : [],',
+      '  };',
+      '}',
+      '',
+    ].join('\n');
+    const THROWING = 'function transform(msg) {\n  var reading = msg.payload.reading;\n  return { values: { level: reading.level } };\n}\n';
+    const runPath = (blockId: string, versionId: string) => `${versionPath(blockId, versionId)}/run`;
+    const bytesOf = (hex: string) => [...Buffer.from(hex, 'hex')];
+    const versionRow = async (versionId: string) =>
+      (await t.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM flow_block_versions WHERE flow_block_version_id = $1`, [versionId]))[0];
+    const auditCount = async () => Number((await t.dataSource.query<{ n: string }[]>(`SELECT count(*) AS n FROM audit_log`))[0]!.n);
+
+    it('runs a TTN codec draft on bytes (base64 or a byte array): its output, logs and warnings; nothing stored, nothing audited', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const schema = { type: 'object', properties: { depthMm: { type: 'integer', default: 2000 } } };
+      const draft = await createVersion(blockId, { sourceCode: TTN_CODEC, configurationSchema: schema, sampleInput: { payload: [0, 0, 99], input: { connectionData: { fPort: 1 } } } });
+      expect(draft.scriptContract).toBe('decodeUplink');
+      const before = await versionRow(draft.flowBlockVersionId);
+      const audits = await auditCount();
+
+      const observedAt = '2026-05-04T10:20:30.000Z';
+      const base64 = Buffer.from('03e80a', 'hex').toString('base64');
+      const run = await admin.post(runPath(blockId, draft.flowBlockVersionId), { input: { payload: base64, input: { connectionData: { fPort: 1 }, observedAt } } }).expect(200);
+      expect(run.body).toEqual({
+        ok: true,
+        result: { payload: { level_mm: 1000, percent: 50, at: observedAt } },
+        logs: ['fPort 1, 3 bytes', 'warning: battery low'],
+        logsTruncated: false,
+        durationMs: expect.any(Number),
+      });
+      // Bytes typed as hex go as an array; a configuration overrides the schema's defaults.
+      const withConfiguration = await admin
+        .post(runPath(blockId, draft.flowBlockVersionId), { input: { payload: bytesOf('01f464'), input: { connectionData: { fPort: 1 } } }, configuration: { depthMm: 1000 } })
+        .expect(200);
+      expect(withConfiguration.body).toMatchObject({ ok: true, result: { payload: { level_mm: 500, percent: 50 } }, logs: ['fPort 1, 3 bytes'] });
+      // The codec's own error, and a payload that is no bytes, are failed runs, not request errors.
+      const wrongPort = await admin.post(runPath(blockId, draft.flowBlockVersionId), { input: { payload: base64, input: { connectionData: { fPort: 9 } } } }).expect(200);
+      expect(wrongPort.body).toEqual({
+        ok: false,
+        error: { code: 'runtime_error', message: expect.stringContaining('unknown fPort 9') },
+        logs: ['fPort 9, 3 bytes'],
+        logsTruncated: false,
+        durationMs: expect.any(Number),
+      });
+      const notBytes = await admin.post(runPath(blockId, draft.flowBlockVersionId), { input: { payload: { level: 1 } } }).expect(200);
+      expect(notBytes.body).toMatchObject({ ok: false, error: { code: 'runtime_error', message: expect.stringContaining('payload bytes') }, logs: [] });
+
+      expect(await versionRow(draft.flowBlockVersionId)).toEqual(before);
+      expect(await auditCount()).toBe(audits);
+      expect((await auditRows(draft.flowBlockVersionId)).map((row) => row.event_type)).toEqual(['flow_block_version.created']);
+    });
+
+    it('reports a throw with its line and column, a limit, and an invalid result; a source that does not compile is 422', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const throwing = await createVersion(blockId, { sourceCode: THROWING });
+      const res = await admin.post(runPath(blockId, throwing.flowBlockVersionId), { input: { payload: { other: 1 } } }).expect(200);
+      expect(res.body).toEqual({
+        ok: false,
+        error: { code: 'runtime_error', message: expect.stringMatching(/TypeError/), line: 3, column: expect.any(Number) },
+        logs: [],
+        logsTruncated: false,
+        durationMs: expect.any(Number),
+      });
+      expect(res.body.error.column).toBeGreaterThanOrEqual(1);
+      // The same script runs on a message it can read.
+      const fine = await admin.post(runPath(blockId, throwing.flowBlockVersionId), { input: { payload: { reading: { level: 4 } } } }).expect(200);
+      expect(fine.body).toMatchObject({ ok: true, result: { values: { level: 4 } } });
+
+      const looping = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  for (;;) {}\n}' });
+      const timedOut = await admin.post(runPath(blockId, looping.flowBlockVersionId), { input: { payload: 1 } }).expect(200);
+      expect(timedOut.body).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      const invalid = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  return { values: "not an object" };\n}' });
+      expect((await admin.post(runPath(blockId, invalid.flowBlockVersionId), { input: { payload: 1 } }).expect(200)).body).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+      const filtering = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  console.log("dropped");\n  return null;\n}' });
+      expect((await admin.post(runPath(blockId, filtering.flowBlockVersionId), { input: { payload: 1 } }).expect(200)).body).toMatchObject({ ok: true, result: null, logs: ['dropped'] });
+
+      const broken = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  return {\n    values: ;\n  };\n}' });
+      const before = await versionRow(broken.flowBlockVersionId);
+      const refused = await admin.post(runPath(blockId, broken.flowBlockVersionId), { input: { payload: 1 } }).expect(422);
+      expect(errorOf(refused).code).toBe('FLOW_FAILURE');
+      expect(errorOf(refused).details).toEqual({ gate: 'compile', issues: [expect.objectContaining({ code: 'syntax_error', path: 'sourceCode', line: 3, column: expect.any(Number) })] });
+      const missing = await createVersion(blockId, { sourceCode: 'function transfrom(msg) {\n  return msg;\n}' });
+      expect(errorOf(await admin.post(runPath(blockId, missing.flowBlockVersionId), { input: { payload: 1 } }).expect(422)).details).toMatchObject({
+        gate: 'compile',
+        issues: [{ code: 'missing_transform' }],
+      });
+      expect(await versionRow(broken.flowBlockVersionId)).toEqual(before);
+      expect((await auditRows(broken.flowBlockVersionId)).map((row) => row.event_type)).toEqual(['flow_block_version.created']);
+    });
+
+    it('runs on a stored raw message of the tenant: its decoded payload, connection data and times become the input', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const codecDraft = await createVersion(blockId, { sourceCode: TTN_CODEC, sampleInput: { payload: [0, 0, 99], input: { connectionData: { fPort: 1 } } } });
+      const observedAt = '2026-05-04T08:00:00.000Z';
+      const message = await seedRawMessage(t, { tenantId: tenant.tenantId, rawPayload: { encoding: 'hex', data: '01F464' }, connectionData: { fPort: 1, rssi: -80 }, observedAt });
+      const echo = await createVersion(blockId, { sourceCode: 'function transform(msg, ctx) {\n  return { values: { payload: msg.payload, input: msg.input, p: ctx.parameters } };\n}\n' });
+      const before = await versionRow(codecDraft.flowBlockVersionId);
+      const audits = await auditCount();
+      const res = await admin.post(runPath(blockId, codecDraft.flowBlockVersionId), { rawIngestionMessageId: message.rawIngestionMessageId, configuration: { depthMm: 1000 } }).expect(200);
+      expect(res.body).toEqual({
+        ok: true,
+        result: { payload: { level_mm: 500, percent: 50, at: observedAt } },
+        logs: ['fPort 1, 3 bytes'],
+        logsTruncated: false,
+        durationMs: expect.any(Number),
+      });
+
+      // A transform sees the message as a flow's first node would: payload decoded, input from the message.
+      const json = await seedRawMessage(t, { tenantId: tenant.tenantId, rawPayload: { encoding: 'json', data: '{"level": 7}' }, connectionData: { port: 3 }, observedAt: null, correlationId: 'corr-run' });
+      const echoed = await admin.post(runPath(blockId, echo.flowBlockVersionId), { rawIngestionMessageId: json.rawIngestionMessageId, parameters: { k: 1 } }).expect(200);
+      expect(echoed.body.result.values).toEqual({
+        payload: { level: 7 },
+        input: expect.objectContaining({
+          rawPayload: { encoding: 'json', data: '{"level": 7}' },
+          connectionData: { port: 3 },
+          observedAt: json.receivedAt,
+          rawReceivedAt: json.receivedAt,
+          correlationId: 'corr-run',
+        }),
+        p: { k: 1 },
+      });
+      expect(await versionRow(codecDraft.flowBlockVersionId)).toEqual(before);
+      expect(await auditCount()).toBe(audits);
+    });
+
+    it("answers another tenant's block or raw message, and a missing message, with their 404s", async () => {
+      const [tenant, foreign] = [await seedTenant(t), await seedTenant(t)];
+      const blockId = await createBlock(tenant);
+      const { flowBlockVersionId } = await createVersion(blockId);
+      const outsider = await member(foreign, 'tenant_admin');
+      const missingBlock = withoutCorrelation(await outsider.post(runPath(randomUUID(), randomUUID()), { input: SAMPLE }).expect(404));
+      expect(withoutCorrelation(await outsider.post(runPath(blockId, flowBlockVersionId), { input: SAMPLE }).expect(404))).toEqual(missingBlock);
+      const otherBlock = await createBlock(tenant);
+      expect((await admin.post(runPath(otherBlock, flowBlockVersionId), { input: SAMPLE }).expect(404)).body.error.details).toEqual({ resourceType: 'flow_block_version' });
+
+      const foreignMessage = await seedRawMessage(t, { tenantId: foreign.tenantId, rawPayload: { encoding: 'hex', data: '07' } });
+      const unrouted = await seedRawMessage(t, { tenantId: null, rawPayload: { encoding: 'hex', data: '07' } });
+      const missingMessage = withoutCorrelation(await admin.post(runPath(blockId, flowBlockVersionId), { rawIngestionMessageId: randomUUID() }).expect(404));
+      expect(missingMessage).toMatchObject({ error: { details: { resourceType: 'raw_ingestion_message' } } });
+      for (const id of [foreignMessage.rawIngestionMessageId, unrouted.rawIngestionMessageId]) {
+        expect(withoutCorrelation(await admin.post(runPath(blockId, flowBlockVersionId), { rawIngestionMessageId: id }).expect(404))).toEqual(missingMessage);
+      }
+      // A global block (platform administrators only) may run any tenant's message.
+      const globalBlock = await createBlock(null);
+      const globalVersion = await createVersion(globalBlock);
+      expect((await admin.post(runPath(globalBlock, globalVersion.flowBlockVersionId), { rawIngestionMessageId: foreignMessage.rawIngestionMessageId }).expect(200)).body).toMatchObject({
+        ok: true,
+        result: { values: { level: 7 } },
+      });
+      const noPayload = await seedRawMessage(t, { tenantId: tenant.tenantId });
+      await t.dataSource.query(`UPDATE raw_ingestion_messages SET raw_payload = NULL WHERE raw_ingestion_message_id = $1`, [noPayload.rawIngestionMessageId]);
+      expect(fieldsOf(await admin.post(runPath(blockId, flowBlockVersionId), { rawIngestionMessageId: noPayload.rawIngestionMessageId }).expect(400))).toEqual([
+        { path: 'body.rawIngestionMessageId', rule: 'format' },
+      ]);
+    });
+
+    it("refuses a viewer (missing_permission) and a tenant user on a global block (platform_admin_required); an operator runs", async () => {
+      const tenant = await seedTenant(t);
+      const [viewer, operator] = [await member(tenant, 'tenant_viewer'), await member(tenant, 'tenant_operator')];
+      const blockId = await createBlock(tenant);
+      const { flowBlockVersionId } = await createVersion(blockId);
+      const denied = await viewer.post(runPath(blockId, flowBlockVersionId), { input: SAMPLE }).expect(403);
+      expect(errorOf(denied).details).toMatchObject({ reason: 'missing_permission', permission: 'blocks:write' });
+      expect((await operator.post(runPath(blockId, flowBlockVersionId), { input: SAMPLE }).expect(200)).body).toMatchObject({ ok: true, result: { values: { level: 7 } } });
+      const globalBlock = await createBlock(null);
+      const globalVersion = await createVersion(globalBlock);
+      const notAdmin = await operator.post(runPath(globalBlock, globalVersion.flowBlockVersionId), { input: SAMPLE }).expect(403);
+      expect(errorOf(notAdmin).details).toMatchObject({ reason: 'platform_admin_required' });
+    });
+
+    it('refuses malformed requests with 400 before any lookup', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const { flowBlockVersionId } = await createVersion(blockId);
+      const path = runPath(blockId, flowBlockVersionId);
+      const message = await seedRawMessage(t, { tenantId: tenant.tenantId });
+      const cases: [unknown, { path: string; rule: string }][] = [
+        [{}, { path: 'body.input', rule: 'required' }],
+        [{ input: SAMPLE, rawIngestionMessageId: message.rawIngestionMessageId }, { path: 'body.rawIngestionMessageId', rule: 'mismatch' }],
+        [{ input: { values: {} } }, { path: 'body.input.payload', rule: 'required' }],
+        [{ input: 'AQI=' }, { path: 'body.input', rule: 'type' }],
+        [{ input: null }, { path: 'body.input', rule: 'required' }],
+        [{ input: { ...SAMPLE, extra: 1 } }, { path: 'body.input.extra', rule: 'unknown_property' }],
+        [{ input: { ...SAMPLE, input: [1] } }, { path: 'body.input.input', rule: 'type' }],
+        [{ rawIngestionMessageId: 'not-a-uuid' }, { path: 'body.rawIngestionMessageId', rule: 'format' }],
+        [{ input: SAMPLE, configuration: 'x' }, { path: 'body.configuration', rule: 'type' }],
+        [{ input: { ...SAMPLE, configuration: { a: 1 } }, configuration: { a: 2 } }, { path: 'body.configuration', rule: 'mismatch' }],
+        [{ input: { ...SAMPLE, parameters: {} }, parameters: {} }, { path: 'body.parameters', rule: 'mismatch' }],
+        [{ input: SAMPLE, sourceCode: 'x' }, { path: 'body.sourceCode', rule: 'unknown_property' }],
+      ];
+      for (const [body, field] of cases) {
+        const res = await admin.post(path, body as Record<string, unknown>);
+        expect([res.status, fieldsOf(res)]).toEqual([400, [field]]);
+        // Request rules come before the block's 404.
+        expect((await admin.post(runPath(randomUUID(), randomUUID()), body as Record<string, unknown>)).status).toBe(400);
+      }
+    });
+
+    it('answers odd messages (deep nesting, lone surrogates, a long byte array, a non-byte array for a codec) below 500', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const echo = await createVersion(blockId, { sourceCode: 'function transform(msg) {\n  return { payload: msg.payload };\n}\n' });
+      const codecVersion = await createVersion(blockId, { sourceCode: TTN_CODEC, sampleInput: { payload: [0, 0, 99], input: { connectionData: { fPort: 1 } } } });
+      let deep: unknown = 1;
+      for (let i = 0; i < 2000; i++) deep = [deep];
+      const odd: unknown[] = [deep, '\ud800 lone', Array.from({ length: 60000 }, () => 255), [1, 256, -1], { __proto__: { polluted: true } }, 'x'.repeat(200000)];
+      for (const version of [echo, codecVersion]) {
+        for (const payload of odd) {
+          const res = await admin.post(runPath(blockId, version.flowBlockVersionId), { input: { payload, input: { connectionData: { fPort: 1 } } } });
+          expect(res.status).toBeLessThan(500);
+          if (res.status === 200) expect(typeof res.body.ok).toBe('boolean');
+          else expect(res.body.error.code).toEqual(expect.any(String));
+        }
+      }
+    });
+
+    it('runs drafts, released and deprecated versions alike, each on its own source', async () => {
+      const tenant = await seedTenant(t);
+      const blockId = await createBlock(tenant);
+      const released = await releasedVersion(blockId);
+      const deprecated = await releasedVersion(blockId, { sourceCode: TRANSFORM.replace('level:', 'old:') });
+      await admin.post(`${versionPath(blockId, deprecated)}/deprecate`).expect(200);
+      const draft = await createVersion(blockId, { sourceCode: TRANSFORM.replace('level:', 'draft:') });
+      const rows = await Promise.all([released, deprecated, draft.flowBlockVersionId].map(versionRow));
+      const outputs = [];
+      for (const id of [released, deprecated, draft.flowBlockVersionId]) {
+        outputs.push((await admin.post(runPath(blockId, id), { input: { payload: [5] }, configuration: { factor: 2 } }).expect(200)).body.result);
+      }
+      expect(outputs).toEqual([{ values: { level: 10 } }, { values: { old: 10 } }, { values: { draft: 10 } }]);
+      expect(await Promise.all([released, deprecated, draft.flowBlockVersionId].map(versionRow))).toEqual(rows);
     });
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { login, loginAdmin, seedUser } from './support/auth';
 import { seedAssignment, seedDevice, seedDeviceType, seedField, SeededDevice, SeededDeviceType } from './support/devices';
+import { seedRawMessage } from './support/raw-messages';
 import { seedChain, seedGrant, seedTenant, seedUnit, SeededTenant, SeededUnit } from './support/tenancy';
 import { startTestApp, TestApp } from './support/test-app';
 import { withoutCorrelation } from './support/http';
@@ -99,6 +100,7 @@ const FLOW_BLOCK_PROBES: Probe[] = [
 const FLOW_BLOCK_VERSION_PROBES: Probe[] = [
   { name: 'GET block version', method: 'get', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}` },
   { name: 'compile block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/compile` },
+  { name: 'run block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/run`, body: { input: { payload: [1] } } },
   { name: 'release block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/release` },
   { name: 'deprecate block version', method: 'post', path: (ids) => `/v1/flow-blocks/${ids.replace('/', '/versions/')}/deprecate` },
 ];
@@ -416,6 +418,7 @@ describe('tenant isolation', () => {
   let foreignBlockVersion: string;
   let ownBlock: string; // a, with a draft version
   let ownBlockVersion: string;
+  let foreignRawMessage: string; // b, a stored uplink
   let foreignCredential: string; // b
   let foreignDelivery: string; // b
   let foreignDeadLetter: string; // b
@@ -558,6 +561,7 @@ describe('tenant isolation', () => {
     };
     [foreignBlock, foreignBlockVersion] = await seedBlock(b, 'foreign-block');
     [ownBlock, ownBlockVersion] = await seedBlock(a, 'own-block');
+    foreignRawMessage = (await seedRawMessage(t, { tenantId: b.tenantId })).rawIngestionMessageId;
 
     const seedCredential = async (tenant: SeededTenant | null): Promise<string> => {
       const [row] = await t.dataSource.query<{ ingestion_credential_id: string }[]>(
@@ -677,6 +681,13 @@ describe('tenant isolation', () => {
         path: () => `/v1/email-templates/${ownTemplate}/versions/${ownTemplateVersion}/test-send`,
         body: (id) => ({ to: 'probe@example.com', flowExecutionId: id }),
         foreign: foreignFlow.executionId,
+      },
+      {
+        name: 'run an own block version on a foreign raw message',
+        method: 'post',
+        path: () => `/v1/flow-blocks/${ownBlock}/versions/${ownBlockVersion}/run`,
+        body: (id) => ({ rawIngestionMessageId: id }),
+        foreign: foreignRawMessage,
       },
       {
         name: 'copy a flow template into a flow',
@@ -1188,6 +1199,7 @@ describe('tenant isolation', () => {
       ...Object.values(foreignFlow),
       foreignBlock,
       foreignBlockVersion,
+      foreignRawMessage,
       foreignCredential,
       platformCredential,
       foreignTemplate,

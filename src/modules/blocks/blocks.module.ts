@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaginationModule } from '../../shared/pagination/pagination.module';
+import { IngestionModule } from '../ingestion';
 import { SandboxModule } from '../sandbox';
 import { GetFlowBlockCatalogHandler } from './get-flow-block-catalog/get-flow-block-catalog.handler';
 import { BlockConfigurationService } from './domain/block-configuration.service';
@@ -9,6 +10,7 @@ import { CompileFlowBlockVersionHandler } from './compile-flow-block-version/com
 import { CreateFlowBlockVersionHandler } from './create-flow-block-version/create-flow-block-version.handler';
 import { DeprecateFlowBlockVersionHandler } from './deprecate-flow-block-version/deprecate-flow-block-version.handler';
 import { ReleaseFlowBlockVersionHandler } from './release-flow-block-version/release-flow-block-version.handler';
+import { RunFlowBlockVersionHandler } from './run-flow-block-version/run-flow-block-version.handler';
 import { GetFlowBlockVersionHandler } from './get-flow-block-version/get-flow-block-version.handler';
 import { ListFlowBlockVersionsHandler } from './list-flow-block-versions/list-flow-block-versions.handler';
 import { FlowBlocksController } from './flow-blocks.controller';
@@ -22,7 +24,7 @@ import { ListGlobalFlowBlocksHandler, ListTenantFlowBlocksHandler } from './list
  * block catalog. Exports the configuration checks flows use (`BlockConfigurationService.validateConfiguration`).
  */
 @Module({
-  imports: [PaginationModule, SandboxModule],
+  imports: [PaginationModule, SandboxModule, IngestionModule],
   controllers: [FlowBlocksController, FlowBlockVersionsController],
   providers: [
     FlowBlockStore,
@@ -37,6 +39,7 @@ import { ListGlobalFlowBlocksHandler, ListTenantFlowBlocksHandler } from './list
     GetFlowBlockVersionHandler,
     CreateFlowBlockVersionHandler,
     CompileFlowBlockVersionHandler,
+    RunFlowBlockVersionHandler,
     ReleaseFlowBlockVersionHandler,
     DeprecateFlowBlockVersionHandler,
     GetFlowBlockCatalogHandler,

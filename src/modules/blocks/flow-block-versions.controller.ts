@@ -1,17 +1,18 @@
 import { Body, Controller, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../shared/access/require-permission';
 import { NewestFirstPageResponse } from '../../shared/pagination/newest-first-page';
 import { UuidParam } from '../../shared/validation/uuid-param';
-import { BlockGateReport, FlowBlockVersionResponse, FlowBlockVersionSummary } from './dto/flow-block-version.response.dto';
+import { BlockGateReport, FlowBlockRunResult, FlowBlockVersionResponse, FlowBlockVersionSummary } from './dto/flow-block-version.response.dto';
 import { CompileFlowBlockVersionCommand } from './compile-flow-block-version/compile-flow-block-version.command';
 import { CreateFlowBlockVersionCommand } from './create-flow-block-version/create-flow-block-version.command';
 import { DeprecateFlowBlockVersionCommand } from './deprecate-flow-block-version/deprecate-flow-block-version.command';
 import { ReleaseFlowBlockVersionCommand } from './release-flow-block-version/release-flow-block-version.command';
+import { RunFlowBlockVersionCommand } from './run-flow-block-version/run-flow-block-version.command';
 import { GetFlowBlockVersionQuery } from './get-flow-block-version/get-flow-block-version.query';
 import { ListFlowBlockVersionsQuery } from './list-flow-block-versions/list-flow-block-versions.query';
-import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams } from './dto/flow-block-version.request.dto';
+import { CreateFlowBlockVersionRequest, ListFlowBlockVersionsParams, RunFlowBlockVersionRequest } from './dto/flow-block-version.request.dto';
 import { ApiDocs } from '../../shared/http/route-docs';
 import { FLOW_BLOCK_VERSIONS_DOCS } from './flow-block-versions.docs';
 import { Route, WriteById } from '../../shared/http/routes';
@@ -99,6 +100,26 @@ export class FlowBlockVersionsController {
     @UuidParam('flowBlockVersionId') flowBlockVersionId: string,
   ): Promise<FlowBlockCompileResult> {
     return this.commandBus.execute(new CompileFlowBlockVersionCommand(caller, flowBlockId, flowBlockVersionId));
+  }
+
+  @WriteById('post', ':flowBlockVersionId/run', {
+    operationId: 'flowBlockVersions_run',
+    permission: 'blocks:write',
+    type: FlowBlockRunResult,
+    description: 'A dry run, whatever the outcome: `{ok: true, result, ...}` or `{ok: false, error, ...}`, with `logs`, `logsTruncated`, `durationMs`. Nothing stored or audited.',
+    badRequest: 'Request rules: exactly one of `input` and `rawIngestionMessageId` (`required` / `mismatch`); `configuration` or `parameters` given twice (`mismatch`); a raw message without a decodable payload (`format`).',
+    forbidden: WRITE_403,
+    notFound: `${NOT_FOUND} \`raw_ingestion_message\`: no such message in the block’s tenant.`,
+    unprocessable: '`FLOW_FAILURE` `gate` `compile` with `issues`: the source does not compile.',
+    extra: [ApiServiceUnavailableResponse({ description: 'DEPENDENCY_FAILURE (`dependency` `sandbox`): the script sandbox is unavailable; retry later.' })],
+  })
+  run(
+    @CurrentCaller() caller: Caller,
+    @UuidParam('flowBlockId') flowBlockId: string,
+    @UuidParam('flowBlockVersionId') flowBlockVersionId: string,
+    @Body() body: RunFlowBlockVersionRequest,
+  ): Promise<FlowBlockRunResult> {
+    return this.commandBus.execute(new RunFlowBlockVersionCommand(caller, flowBlockId, flowBlockVersionId, body));
   }
 
   @WriteById('post', ':flowBlockVersionId/release', {

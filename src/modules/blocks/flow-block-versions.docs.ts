@@ -37,6 +37,17 @@ export const FLOW_BLOCK_VERSIONS_DOCS = defineDocs({
     ),
     errors: { 403: 'platform_admin_required' },
   },
+  flowBlockVersions_run: {
+    summary: 'Run a version on one message without releasing it',
+    description: lines(
+      'A global block is changed by platform administrators only (403 `platform_admin_required`).',
+      'A dry run of a version in any status (`draft`, `released`, `deprecated`), for trying a script or a payload codec on real bytes before release. It is read-like: **nothing is stored and nothing is audited**, whatever the outcome, and the version does not change.',
+      'Body: exactly one of `input` (the shape of `sampleInput`: `payload` (a codec takes a byte array or a base64 string; bytes typed as hex go as an array), `values`, `configuration`, `parameters`, `input` such as `{"connectionData": {"fPort": 2}, "observedAt": "..."}`) and `rawIngestionMessageId` (a stored raw message of the block’s tenant, any tenant for a global block: its `rawPayload` decoded as a flow decodes it (`base64`/`hex` to a byte array, `utf8` text, `json` parsed) is the payload, its `connectionData`, `observedAt` (else its receipt time), receipt time and correlation id the input). Neither is 400 `body.input` `required`, both `body.rawIngestionMessageId` `mismatch`. `configuration` and `parameters` apply to either (once: not also inside `input`); without a configuration, the defaults of `configurationSchema` apply.',
+      'Runs exactly what the release gate runs on `sampleInput`: the compile gate, then the script in a throw-away isolate within the sandbox limits. 200 `{ok: true, result, logs, logsTruncated, durationMs}` (`result` `{payload?, values?}`, a codec’s `data` as `payload`; null when the script filtered the message) or `{ok: false, error: {code, message, line?, column?}, logs, logsTruncated, durationMs}` with the sandbox gate’s codes (`runtime_error` for a throw, a codec’s `errors` or a payload that is not bytes; `timeout`, `memory_limit`, `invalid_output`, `output_too_large`) and the 1-based position where the sandbox reports one.',
+      EXISTENCE_404 + ' (`flow_block` / `flow_block_version`; `raw_ingestion_message` for a message missing or of another tenant) **400** request rules, or a raw message without a decodable payload (`body.rawIngestionMessageId` `format`). **422** FLOW_FAILURE `gate` `compile` with `issues` (`syntax_error` with `line`/`column`, `missing_transform`): the source does not compile. **503** DEPENDENCY_FAILURE `sandbox`.',
+    ),
+    errors: { 403: 'platform_admin_required' },
+  },
   flowBlockVersions_release: {
     summary: 'Release a draft version through its gates',
     description: lines(

@@ -8,3 +8,5 @@ export { IngestionModule } from './ingestion.module';
 export { RawMessageOutcomes } from './persistence/raw-message-outcomes';
 export type { RawMessageOutcome } from './persistence/raw-message-outcomes';
 export { RawMessagePins } from './persistence/raw-message-pins';
+export { RawMessageReader } from './persistence/raw-message-reader';
+export type { StoredRawMessage } from './persistence/raw-message-reader';

@@ -22,6 +22,7 @@ import { GetRawMessageHandler } from './get-raw-message/get-raw-message.handler'
 import { ListRawMessagesHandler } from './list-raw-messages/list-raw-messages.handler';
 import { RawMessageOutcomes } from './persistence/raw-message-outcomes';
 import { RawMessagePins } from './persistence/raw-message-pins';
+import { RawMessageReader } from './persistence/raw-message-reader';
 
 /**
  * Ingestion credentials, the webhook endpoints and the MQTT subscriber with their durable group-committed raw
@@ -46,12 +47,13 @@ import { RawMessagePins } from './persistence/raw-message-pins';
     RawMessageWriter,
     RawMessageOutcomes,
     RawMessagePins,
+    RawMessageReader,
     RetentionSweeper,
     RetentionJob,
     UplinkIntake,
     MqttSubscriber,
     ...ingestionMetricProviders,
   ],
-  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins, IngestFastPath],
+  exports: [RawMessageWriter, RawMessageOutcomes, RawMessagePins, RawMessageReader, IngestFastPath],
 })
 export class IngestionModule {}

@@ -1,3 +1,4 @@
+import { DomainError } from '../../../shared/errors/domain-error';
 import type { GateIssue } from '../../sandbox';
 
 /** At most this many issues travel in a FLOW_FAILURE body and a gate report. */
@@ -12,4 +13,11 @@ export function issuesOf(issues: readonly GateIssue[]): GateIssue[] {
     ...(line !== undefined ? { line } : {}),
     ...(column !== undefined ? { column } : {}),
   }));
+}
+
+/** 422 FLOW_FAILURE naming the gate that failed and its issues (1-based line and column where known). */
+export function gateFailure(gate: 'compile' | 'sandbox', issues: GateIssue[]): DomainError {
+  const first = issues[0];
+  const where = first?.line !== undefined ? ` at line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}` : '';
+  return new DomainError('FLOW_FAILURE', `The ${gate} gate failed${first ? `: ${first.code}${where}` : ''}.`, { gate, issues });
 }

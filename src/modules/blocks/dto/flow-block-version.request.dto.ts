@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { NewestFirstPageParams } from '../../../shared/pagination/newest-first-page';
+import { WhenPresent } from '../../../shared/validation/fields';
 import { Length, MaxLength } from '../../../shared/validation/text-length';
 import { BLOCK_VERSION_STATUSES, BlockVersionStatus } from './flow-block-version.response.dto';
 
@@ -73,6 +74,44 @@ export class CreateFlowBlockVersionRequest {
   @IsString()
   @MaxLength(MAX_NOTES_LENGTH)
   notes?: string;
+}
+
+/**
+ * A dry run of a version: the message is `input` (the shape of `sampleInput`) or a stored raw message of the block's
+ * tenant, exactly one of the two; `configuration` and `parameters` apply to either.
+ */
+export class RunFlowBlockVersionRequest {
+  @ApiPropertyOptional({
+    type: SampleInputRequest,
+    description: 'The message, shaped like `sampleInput`: `payload` (a codec takes a byte array or a base64 string), `values`, `configuration`, `parameters`, `input` (e.g. `{"connectionData": {"fPort": 2}}`). Not together with `rawIngestionMessageId`.',
+  })
+  @WhenPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SampleInputRequest)
+  input?: SampleInputRequest;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A stored raw message of the block\'s tenant (any tenant for a global block): its decoded `rawPayload` is the payload, its `connectionData`, `observedAt` and receipt time the input. Not together with `input`.',
+  })
+  @WhenPresent()
+  @IsUUID()
+  rawIngestionMessageId?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The node configuration (a codec\'s `variables`); defaults of `configurationSchema` when neither this nor `input.configuration` is given.',
+  })
+  @WhenPresent()
+  @IsObject()
+  configuration?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Flow parameters (`ctx.parameters`); not together with `input.parameters`.' })
+  @WhenPresent()
+  @IsObject()
+  parameters?: Record<string, unknown>;
 }
 
 export class ListFlowBlockVersionsParams extends NewestFirstPageParams {

@@ -66,6 +66,53 @@ export class BlockGateReport {
   sample?: Record<string, unknown> | null;
 }
 
+/** What a dry run can fail with: the sandbox gate's issue codes. */
+export const BLOCK_RUN_ERROR_CODES = ['runtime_error', 'timeout', 'memory_limit', 'invalid_output', 'output_too_large'] as const;
+
+/** Why a dry run failed: the sandbox gate's issue, with the script position where the sandbox reports one. */
+export class BlockRunError {
+  @ApiProperty({
+    enum: BLOCK_RUN_ERROR_CODES,
+    description: '`runtime_error`: the script threw, a codec returned `errors`, or a codec got no payload bytes; the others are the sandbox limits and the result shape.',
+  })
+  code!: string;
+
+  @ApiProperty()
+  message!: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based line in `sourceCode`, where known.' })
+  line?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based column, where known.' })
+  column?: number;
+}
+
+/** A dry run of a version on one message: what the script returned or why it failed, and what it logged. */
+export class FlowBlockRunResult {
+  @ApiProperty({ description: 'Whether the script ran to a valid result (`result`) or failed (`error`).' })
+  ok!: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'With `ok` true: what the script returned, `{payload?, values?}` (a codec\'s `data` as `payload`); null when it filtered the message.',
+  })
+  result?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: BlockRunError, description: 'With `ok` false.' })
+  error?: BlockRunError;
+
+  @ApiProperty({ type: [String], description: '`console.log` lines and a codec\'s `warnings`, in order.' })
+  logs!: string[];
+
+  @ApiProperty({ description: 'Whether lines beyond the log limit were dropped.' })
+  logsTruncated!: boolean;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Wall time of the run, compile included.' })
+  durationMs!: number;
+}
+
 /** A block version as listed: everything but the source. */
 export class FlowBlockVersionSummary {
   @ApiProperty({ format: 'uuid' })

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { DomainError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { StatusTransitions } from '../../../shared/state/status-transitions';
 import { VERSION_MOVES } from '../../../shared/versioning/version-store';
@@ -9,19 +8,12 @@ import type { GateIssue, JsonObject, SampleInput } from '../../sandbox';
 import { ScriptSandbox } from '../../sandbox';
 import { BlockArtifact, BlockGateReport, FlowBlockVersionResponse } from '../dto/flow-block-version.response.dto';
 import { FlowBlockStore, ResolvedBlock } from '../persistence/flow-block.store';
-import { issuesOf } from '../domain/gate-issues';
+import { gateFailure, issuesOf } from '../domain/gate-issues';
 import { ReleaseFlowBlockVersionCommand } from './release-flow-block-version.command';
 
 const RELEASE_MOVES = new StatusTransitions('flow_block_version', VERSION_MOVES);
 
 const ENGINE_VERSION = (JSON.parse(readFileSync(require.resolve('isolated-vm/package.json'), 'utf8')) as { version: string }).version;
-
-/** 422 FLOW_FAILURE naming the gate that failed and its issues (1-based line and column where known). */
-function gateFailure(gate: 'compile' | 'sandbox', issues: GateIssue[]): DomainError {
-  const first = issues[0];
-  const where = first?.line !== undefined ? ` at line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}` : '';
-  return new DomainError('FLOW_FAILURE', `The ${gate} gate failed${first ? `: ${first.code}${where}` : ''}.`, { gate, issues });
-}
 
 /**
  * Release: the compile gate, then the sandbox gate on the version's sample (configuration defaults from its

@@ -1,0 +1,40 @@
+import { BASE64_PATTERN, HEX_PATTERN } from '../../../shared/validation/raw-payload';
+import type { StoredRawMessage } from '../../ingestion';
+import type { JsonObject, JsonValue, SampleInput } from '../../sandbox';
+
+/**
+ * The payload a flow gives its first node for a raw payload: `base64` and `hex` as an array of byte integers, `utf8`
+ * as the text, `json` as the parsed document. A payload that does not decode is the reason, as a string.
+ */
+export function payloadOfRaw(raw: StoredRawMessage['rawPayload']): { payload: JsonValue } | string {
+  if (raw === null) return 'The raw message has no payload (it was not mapped at ingestion).';
+  const { encoding, data } = raw;
+  if (encoding === 'base64' && BASE64_PATTERN.test(data)) return { payload: [...Buffer.from(data, 'base64')] };
+  if (encoding === 'hex' && HEX_PATTERN.test(data)) return { payload: [...Buffer.from(data, 'hex')] };
+  if (encoding === 'utf8') return { payload: data };
+  if (encoding === 'json') {
+    try {
+      return { payload: JSON.parse(data) as JsonValue };
+    } catch {
+      // falls through to the reason
+    }
+  }
+  return `The raw message's payload does not decode as ${JSON.stringify(encoding)}.`;
+}
+
+/**
+ * A stored raw message as the sample of a dry run: its decoded payload, and as `msg.input` what a live run's
+ * input carries of it (the connection data a codec takes `fPort` from, `observedAt` (else the receipt time) that
+ * becomes `recvTime`, the receipt time, the correlation id, the routed device).
+ */
+export function sampleOfRawMessage(message: StoredRawMessage, payload: JsonValue): SampleInput {
+  const input: JsonObject = {
+    rawPayload: message.rawPayload,
+    observedAt: (message.observedAt ?? message.receivedAt).toISOString(),
+    rawReceivedAt: message.receivedAt.toISOString(),
+    connectionData: (message.connectionData ?? {}) as JsonObject,
+  };
+  if (message.correlationId !== null) input.correlationId = message.correlationId;
+  if (message.deviceId !== null) input.deviceId = message.deviceId;
+  return { payload, input };
+}
