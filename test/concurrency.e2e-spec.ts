@@ -47,7 +47,9 @@ describe('parallel writes on a pool of five', () => {
 
   beforeAll(async () => {
     // A long connect timeout: queueing for one of five connections is not a failure; only a deadlock is.
-    t = await startTestApp({ env: { DB_POOL_MAX: '5', DB_CONNECT_TIMEOUT_MS: '5000' } });
+    // Fifty requests queue for five connections: on a loaded machine the last wait for many seconds. The guard, not
+    // the connect timeout, catches a nested checkout, so the timeout is long enough that queueing is not a 503.
+    t = await startTestApp({ env: { DB_POOL_MAX: '5', DB_CONNECT_TIMEOUT_MS: '30000' } });
     tenant = await seedTenant(t);
     unit = await seedUnit(t, tenant);
     other = await seedUnit(t, tenant);

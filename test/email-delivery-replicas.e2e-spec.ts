@@ -78,8 +78,9 @@ it('sends each delivery once with two workers racing over doubled send jobs, and
   sink.onAccepted = () => new Promise((resolve) => setTimeout(resolve, 10));
   // Leases long enough that no lease runs out while these apps share one busy event loop: a lease that runs out
   // under a live sender is the at-least-once case, shown by the kill test below.
-  // SMTP exchanges get 10 s: a timeout under a loaded machine would be a failed attempt retried by the doubled job.
-  const env = { ...FAST, JOBS_LEASE_MS: '10000', SMTP_TIMEOUT_MS: '10000', SMTP_URL: sink.url, MAIL_FROM: 'alerts@uplink.test', PROCESSING_ENABLED: 'false' };
+  // SMTP exchanges get 60 s: a timeout on a loaded machine after the server took the message would be a failed
+  // attempt, and its retry a second copy (the at-least-once case, not the race this test is about).
+  const env = { ...FAST, JOBS_LEASE_MS: '10000', SMTP_TIMEOUT_MS: '60000', SMTP_URL: sink.url, MAIL_FROM: 'alerts@uplink.test', PROCESSING_ENABLED: 'false' };
   const [first, second] = await Promise.all([
     startTestApp({ env, databaseUrl: async () => t.database.url }),
     startTestApp({ env, databaseUrl: async () => t.database.url }),
