@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { canTenantWide, isPlatformAdmin, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState, formatTime } from '../components/status';
 import { useTenantInUrl } from '../tenant';
+import { Pager } from '../components/Pager';
 
 const MAX_SPAN_DAYS = 31;
 
@@ -140,12 +141,7 @@ export function AuditPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Newer
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Older
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} labels={['Newer', 'Older']} />
               </div>
             </>
           )

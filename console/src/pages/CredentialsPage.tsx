@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { canTenantWide, useMe } from '../auth/me';
 import { CopyButton, Empty, ErrorBox, QueryState, ago, formatTime } from '../components/status';
 import { useTenantNumber } from '../tenant';
+import { Pager } from '../components/Pager';
 
 /** The tenant's ingestion credentials: the token is shown once, right after creation; revoking is final. */
 export function CredentialsPage() {
@@ -129,12 +130,7 @@ export function CredentialsPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

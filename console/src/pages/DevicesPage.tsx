@@ -6,6 +6,7 @@ import { can, canTenantWide, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState, ago } from '../components/status';
 import { useTenantNumber } from '../tenant';
 import { useDeviceTypes, useUnits } from './lookups';
+import { Pager } from '../components/Pager';
 
 type Status = 'active' | 'disabled' | 'retired';
 
@@ -128,12 +129,7 @@ export function DevicesPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

@@ -6,6 +6,7 @@ import { can, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState } from '../components/status';
 import { useTenantNumber } from '../tenant';
 import { useUnits } from './lookups';
+import { Pager } from '../components/Pager';
 
 type Role = components['schemas']['MembershipResponse']['role'];
 const ROLES: Role[] = ['tenant_admin', 'tenant_operator', 'tenant_viewer'];
@@ -117,12 +118,7 @@ export function MembershipsPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

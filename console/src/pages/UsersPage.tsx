@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { isPlatformAdmin, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState, formatTime } from '../components/status';
+import { Pager } from '../components/Pager';
 
 type User = components['schemas']['UserResponse'];
 
@@ -154,12 +155,7 @@ export function UsersPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

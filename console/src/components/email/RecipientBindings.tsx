@@ -7,6 +7,7 @@ import { useDeviceTypes, useUnits } from '../../pages/lookups';
 import { Empty, ErrorBox, QueryState } from '../status';
 import { FieldErrors } from './FieldErrors';
 import { useEmailTemplates, useTenantMembers, type RecipientBinding } from './lookups';
+import { Pager } from '../Pager';
 
 type Status = 'active' | 'disabled';
 
@@ -157,12 +158,7 @@ export function RecipientBindings({ tenantNumber, emailTemplateId, canWrite }: {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

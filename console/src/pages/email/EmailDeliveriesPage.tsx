@@ -7,6 +7,7 @@ import { DeliveryDetail, DeadLetterDetail } from '../../components/email/Deliver
 import { useEmailTemplates, type DeadLetter, type Delivery } from '../../components/email/lookups';
 import { Empty, ErrorBox, QueryState, formatTime } from '../../components/status';
 import { useTenantNumber } from '../../tenant';
+import { Pager } from '../../components/Pager';
 
 type DeliveryStatus = Delivery['status'];
 type LetterStatus = DeadLetter['status'];
@@ -175,12 +176,7 @@ function DeliveryLog({ tenantNumber, initial }: { tenantNumber: number; initial:
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
                 <button type="button" onClick={() => void deliveries.refetch()}>
                   Refresh
                 </button>
@@ -333,12 +329,7 @@ function DeadLetters({ tenantNumber }: { tenantNumber: number }) {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
                 <button type="button" onClick={() => void letters.refetch()}>
                   Refresh
                 </button>

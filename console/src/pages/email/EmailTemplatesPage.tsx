@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { canTenantWide, useMe } from '../../auth/me';
 import { Empty, ErrorBox, QueryState, formatTime } from '../../components/status';
 import { useTenantNumber } from '../../tenant';
+import { Pager } from '../../components/Pager';
 
 /** The tenant's e-mail templates (search, pages) and the form that creates one. */
 export function EmailTemplatesPage() {
@@ -77,12 +78,7 @@ export function EmailTemplatesPage() {
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

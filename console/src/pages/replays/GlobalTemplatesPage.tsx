@@ -6,6 +6,7 @@ import type { components } from '../../api/schema';
 import { isPlatformAdmin, useMe } from '../../auth/me';
 import { Empty, ErrorBox, QueryState, formatTime } from '../../components/status';
 import { RequiredFields } from './FlowTemplatesPage';
+import { Pager } from '../../components/Pager';
 
 type TemplateVersion = components['schemas']['FlowTemplateVersionResponse'];
 type TemplateReport = components['schemas']['FlowTemplateValidationReport'];
@@ -59,12 +60,7 @@ export function GlobalTemplatesPage() {
               </div>
               <p className="small">{page.totalCount} templates</p>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((list) => list.slice(0, -1))}>
-                  Previous
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors((list) => [...list, page.nextCursor!])}>
-                  Next
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} />
               </div>
             </>
           )

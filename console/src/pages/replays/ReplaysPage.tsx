@@ -7,6 +7,7 @@ import { Empty, ErrorBox, QueryState, formatTime } from '../../components/status
 import { isFinished, REPLAY_POLL_MS } from '../../components/replays/ReplayView';
 import { fromLocalInput, replayUrl, studioUrl, toLocalInput, useFlowVersions, useTenantFlows, type Flow } from '../../components/replays/flows';
 import { useTenantNumber } from '../../tenant';
+import { Pager } from '../../components/Pager';
 
 /**
  * Replays of one flow: start a dry run of a candidate version (compared with the active one) or a real replay over
@@ -239,12 +240,7 @@ function ReplayList({ flow, tenantNumber }: { flow: Flow; tenantNumber: number }
                 </table>
               </div>
               <div className="row">
-                <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((list) => list.slice(0, -1))}>
-                  Newer
-                </button>
-                <button type="button" disabled={!page.nextCursor} onClick={() => page.nextCursor && setCursors((list) => [...list, page.nextCursor!])}>
-                  Older
-                </button>
+                <Pager cursors={cursors} onChange={setCursors} nextCursor={page.nextCursor} labels={['Newer', 'Older']} />
               </div>
             </>
           )
