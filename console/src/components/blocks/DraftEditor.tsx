@@ -4,8 +4,9 @@ import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { ErrorBox } from '../status';
 import { CodeEditor } from './CodeEditor';
-import { parseBytes, payloadBytes, toHex, type ByteEncoding } from './bytes';
-import { codecPartsOf, parseObject, parsePort } from './sample';
+import { payloadBytes } from './bytes';
+import { codecPartsOf, parseObject } from './sample';
+import { UplinkBytesFields, useUplinkBytes } from './UplinkBytes';
 
 type Version = components['schemas']['FlowBlockVersionResponse'];
 type SampleInput = components['schemas']['SampleInputRequest'];
@@ -66,9 +67,7 @@ export function DraftEditor({
   const codec = codecPartsOf(seed.sampleInput);
   const [sourceCode, setSourceCode] = useState(seed.sourceCode);
   const [mode, setMode] = useState<'codec' | 'json'>(codec ? 'codec' : 'json');
-  const [bytesText, setBytesText] = useState(codec?.bytes ?? '');
-  const [encoding, setEncoding] = useState<ByteEncoding>('hex');
-  const [fPort, setFPort] = useState(codec?.fPort ?? '1');
+  const bytes = useUplinkBytes(codec);
   const [variables, setVariables] = useState(codec?.variables ?? '{}');
   const [observedAt, setObservedAt] = useState('');
   const [sampleJson, setSampleJson] = useState(JSON.stringify(seed.sampleInput, null, 2));
@@ -77,14 +76,10 @@ export function DraftEditor({
   const [rawId, setRawId] = useState('');
   const [loaded, setLoaded] = useState<string | null>(null);
 
-  const parsedBytes = parseBytes(bytesText, encoding);
-
   const sample = (): SampleInput => {
     if (mode === 'json') return parseObject(sampleJson, 'The sample input') as SampleInput;
-    if ('error' in parsedBytes) throw new Error(parsedBytes.error);
-    const input: Record<string, unknown> = { connectionData: { fPort: parsePort(fPort) } };
-    if (observedAt) input.observedAt = observedAt;
-    return { payload: parsedBytes.bytes, values: {}, configuration: parseObject(variables || '{}', 'The variables'), input };
+    const { payload, input } = bytes.message(observedAt);
+    return { payload, values: {}, configuration: parseObject(variables || '{}', 'The variables'), input };
   };
 
   const loadRaw = useMutation({
@@ -92,16 +87,14 @@ export function DraftEditor({
       const raw = await unwrap(
         api.GET('/v1/raw-ingestion-messages/{rawIngestionMessageId}', { params: { path: { rawIngestionMessageId: rawId.trim() } } }),
       );
-      const bytes = raw.rawPayload ? payloadBytes(raw.rawPayload) : null;
-      if (bytes === null) throw new Error('This message has no binary payload (it is text or JSON): use a JSON sample input instead.');
-      return { raw, bytes };
+      const payload = raw.rawPayload ? payloadBytes(raw.rawPayload) : null;
+      if (payload === null) throw new Error('This message has no binary payload (it is text or JSON): use a JSON sample input instead.');
+      return { raw, payload };
     },
-    onSuccess: ({ raw, bytes }) => {
+    onSuccess: ({ raw, payload }) => {
       const port = (raw.connectionData as { fPort?: unknown } | undefined)?.fPort;
       setMode('codec');
-      setEncoding('hex');
-      setBytesText(toHex(bytes));
-      if (typeof port === 'number') setFPort(String(port));
+      bytes.fill(payload, typeof port === 'number' ? port : undefined);
       setObservedAt(raw.observedAt ?? '');
       setLoaded(raw.rawIngestionMessageId);
     },
@@ -148,32 +141,7 @@ export function DraftEditor({
         </div>
         {mode === 'codec' ? (
           <>
-            <div className="grid3">
-              <label>
-                Payload bytes
-                <input
-                  value={bytesText}
-                  onChange={(event) => setBytesText(event.target.value)}
-                  aria-invalid={'error' in parsedBytes}
-                  aria-describedby="bytes-help"
-                  spellCheck={false}
-                />
-              </label>
-              <label>
-                Bytes as
-                <select value={encoding} onChange={(event) => setEncoding(event.target.value as ByteEncoding)}>
-                  <option value="hex">hex</option>
-                  <option value="base64">base64</option>
-                </select>
-              </label>
-              <label>
-                fPort
-                <input inputMode="numeric" value={fPort} onChange={(event) => setFPort(event.target.value)} />
-              </label>
-            </div>
-            <p id="bytes-help" className="small" aria-live="polite">
-              {'error' in parsedBytes ? parsedBytes.error : `${parsedBytes.bytes.length} bytes: ${toHex(parsedBytes.bytes) || '(none)'}`}
-            </p>
+            <UplinkBytesFields bytes={bytes} helpId="bytes-help" labels={{ bytes: 'Payload bytes', encoding: 'Bytes as', fPort: 'fPort' }} />
             <label>
               Variables (the node configuration, as JSON)
               <textarea rows={3} value={variables} onChange={(event) => setVariables(event.target.value)} spellCheck={false} />

@@ -6,8 +6,8 @@ import type { components } from '../../api/schema';
 import { ErrorBox } from '../status';
 import { CodeEditor } from './CodeEditor';
 import { IssueList, SampleRun, issueWhere, type GateIssue } from './GateReport';
-import { parseBytes, toHex, type ByteEncoding } from './bytes';
-import { codecPartsOf, parseObject, parsePort } from './sample';
+import { codecPartsOf, parseObject } from './sample';
+import { UplinkBytesFields, useUplinkBytes } from './UplinkBytes';
 
 type RunRequest = components['schemas']['RunFlowBlockVersionRequest'];
 type RunResult = components['schemas']['FlowBlockRunResult'];
@@ -52,23 +52,17 @@ export function Playground({
 }) {
   const codec = codecPartsOf(sampleInput);
   const [source, setSource] = useState<Source>(codec ? 'bytes' : 'json');
-  const [bytesText, setBytesText] = useState(codec?.bytes ?? '');
-  const [encoding, setEncoding] = useState<ByteEncoding>('hex');
-  const [fPort, setFPort] = useState(codec?.fPort ?? '1');
+  const bytes = useUplinkBytes(codec);
   const [observedAt, setObservedAt] = useState('');
   const [rawId, setRawId] = useState('');
   const [inputJson, setInputJson] = useState(JSON.stringify(sampleInput, null, 2));
   const [variables, setVariables] = useState('');
-  const parsedBytes = parseBytes(bytesText, encoding);
 
   const body = (): RunRequest => {
     const configuration = variables.trim() ? { configuration: parseObject(variables, 'The variables') } : {};
     if (source === 'raw') return { rawIngestionMessageId: rawId.trim(), ...configuration };
     if (source === 'json') return { input: parseObject(inputJson, 'The input') as SampleInput, ...configuration };
-    if ('error' in parsedBytes) throw new Error(parsedBytes.error);
-    const envelope: Record<string, unknown> = { connectionData: { fPort: parsePort(fPort) } };
-    if (observedAt.trim()) envelope.observedAt = observedAt.trim();
-    return { input: { payload: parsedBytes.bytes, input: envelope }, ...configuration };
+    return { input: bytes.message(observedAt.trim()), ...configuration };
   };
 
   const run = useMutation({
@@ -107,32 +101,7 @@ export function Playground({
       </div>
       {source === 'bytes' ? (
         <>
-          <div className="grid3">
-            <label>
-              Uplink bytes
-              <input
-                value={bytesText}
-                onChange={(event) => setBytesText(event.target.value)}
-                aria-invalid={'error' in parsedBytes}
-                aria-describedby="playground-bytes-help"
-                spellCheck={false}
-              />
-            </label>
-            <label>
-              Uplink bytes as
-              <select value={encoding} onChange={(event) => setEncoding(event.target.value as ByteEncoding)}>
-                <option value="hex">hex</option>
-                <option value="base64">base64</option>
-              </select>
-            </label>
-            <label>
-              Uplink fPort
-              <input inputMode="numeric" value={fPort} onChange={(event) => setFPort(event.target.value)} />
-            </label>
-          </div>
-          <p id="playground-bytes-help" className="small" aria-live="polite">
-            {'error' in parsedBytes ? parsedBytes.error : `${parsedBytes.bytes.length} bytes: ${toHex(parsedBytes.bytes) || '(none)'}`}
-          </p>
+          <UplinkBytesFields bytes={bytes} helpId="playground-bytes-help" labels={{ bytes: 'Uplink bytes', encoding: 'Uplink bytes as', fPort: 'Uplink fPort' }} />
           <label>
             Observed at (optional)
             <input
