@@ -5,8 +5,9 @@ import { api, unwrap } from '../api/client';
 import { can, canTenantWide, useMe } from '../auth/me';
 import { Empty, ErrorBox, QueryState, ago } from '../components/status';
 import { useTenantNumber } from '../tenant';
-import { useDeviceTypes, useUnits } from './lookups';
+import { typeChoices, useDeviceTypes, useUnits } from './lookups';
 import { Pager } from '../components/Pager';
+import { FilterSelect } from '../components/FilterSelect';
 
 type Status = 'active' | 'disabled' | 'retired';
 
@@ -62,23 +63,15 @@ export function DevicesPage() {
             <option value="retired">Retired</option>
           </select>
         </label>
-        <label>
-          Device type
-          <select
-            value={deviceTypeId}
-            onChange={(event) => {
-              setDeviceTypeId(event.target.value);
-              resetPaging();
-            }}
-          >
-            <option value="">Any</option>
-            {types.data?.items.map((type) => (
-              <option key={type.deviceTypeId} value={type.deviceTypeId}>
-                {type.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Device type"
+          value={deviceTypeId}
+          onChange={(value) => {
+            setDeviceTypeId(value);
+            resetPaging();
+          }}
+          choices={typeChoices(types.data?.items)}
+        />
         <button type="submit">Search</button>
       </form>
       <QueryState query={devices} what="devices">

@@ -3,11 +3,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { can, useMe } from '../../auth/me';
-import { useDeviceTypes, useUnits } from '../../pages/lookups';
+import { typeChoices, unitChoices, useDeviceTypes, useUnits } from '../../pages/lookups';
 import { Empty, ErrorBox, QueryState } from '../status';
 import { FieldErrors } from './FieldErrors';
-import { useEmailTemplates, useTenantMembers, type RecipientBinding } from './lookups';
+import { templateChoices, useEmailTemplates, useTenantMembers, type RecipientBinding } from './lookups';
 import { Pager } from '../Pager';
+import { FilterSelect } from '../FilterSelect';
 
 type Status = 'active' | 'disabled';
 
@@ -66,58 +67,34 @@ export function RecipientBindings({ tenantNumber, emailTemplateId, canWrite }: {
           </select>
         </label>
         {emailTemplateId === undefined ? (
-          <label>
-            Template
-            <select
-              value={templateFilter}
-              onChange={(event) => {
-                setTemplateFilter(event.target.value);
-                reset();
-              }}
-            >
-              <option value="">Any</option>
-              {templates.data?.items.map((template) => (
-                <option key={template.emailTemplateId} value={template.emailTemplateId}>
-                  {template.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Template"
+            value={templateFilter}
+            onChange={(value) => {
+              setTemplateFilter(value);
+              reset();
+            }}
+            choices={templateChoices(templates.data?.items)}
+          />
         ) : null}
-        <label>
-          For device type
-          <select
-            value={deviceTypeId}
-            onChange={(event) => {
-              setDeviceTypeId(event.target.value);
-              reset();
-            }}
-          >
-            <option value="">Any</option>
-            {types.data?.items.map((type) => (
-              <option key={type.deviceTypeId} value={type.deviceTypeId}>
-                {type.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          For unit
-          <select
-            value={organizationUnitId}
-            onChange={(event) => {
-              setUnitId(event.target.value);
-              reset();
-            }}
-          >
-            <option value="">Any</option>
-            {units.data?.items.map((unit) => (
-              <option key={unit.organizationUnitId} value={unit.organizationUnitId}>
-                {unit.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="For device type"
+          value={deviceTypeId}
+          onChange={(value) => {
+            setDeviceTypeId(value);
+            reset();
+          }}
+          choices={typeChoices(types.data?.items)}
+        />
+        <FilterSelect
+          label="For unit"
+          value={organizationUnitId}
+          onChange={(value) => {
+            setUnitId(value);
+            reset();
+          }}
+          choices={unitChoices(units.data?.items)}
+        />
       </div>
       <QueryState query={bindings} what="recipient bindings">
         {(page) =>
@@ -271,30 +248,20 @@ function ScopeFields({
   const units = useUnits(tenantNumber);
   return (
     <>
-      <label>
-        Only devices of type
-        <select value={deviceTypeId} onChange={(event) => onChange({ deviceTypeId: event.target.value })}>
-          <option value="">Any device type</option>
-          {types.data?.items.map((type) => (
-            <option key={type.deviceTypeId} value={type.deviceTypeId}>
-              {type.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Only devices in unit
-        <select value={organizationUnitId} onChange={(event) => onChange({ organizationUnitId: event.target.value })}>
-          <option value="">Any unit</option>
-          {units.data?.items
-            .filter((unit) => unit.scopeRelation === 'accessible')
-            .map((unit) => (
-              <option key={unit.organizationUnitId} value={unit.organizationUnitId}>
-                {unit.name}
-              </option>
-            ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Only devices of type"
+        value={deviceTypeId}
+        onChange={(value) => onChange({ deviceTypeId: value })}
+        choices={typeChoices(types.data?.items)}
+        anyLabel="Any device type"
+      />
+      <FilterSelect
+        label="Only devices in unit"
+        value={organizationUnitId}
+        onChange={(value) => onChange({ organizationUnitId: value })}
+        choices={unitChoices(units.data?.items.filter((unit) => unit.scopeRelation === 'accessible'))}
+        anyLabel="Any unit"
+      />
       <label className="inline">
         <input
           type="checkbox"

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
+import type { Choice } from '../FilterSelect';
 
 export type EmailTemplate = components['schemas']['EmailTemplateResponse'];
 export type TemplateVersionSummary = components['schemas']['EmailTemplateVersionSummary'];
@@ -41,3 +42,7 @@ export function useFlows(tenantNumber: number) {
     queryFn: () => unwrap(api.GET('/v1/tenants/{tenantNumber}/flows', { params: { path: { tenantNumber }, query: { limit: 100 } } })),
   });
 }
+
+/** E-mail templates as the choices of a select. */
+export const templateChoices = (templates: readonly EmailTemplate[] | undefined): Choice[] | undefined =>
+  templates?.map((template) => ({ value: template.emailTemplateId, label: template.name }));

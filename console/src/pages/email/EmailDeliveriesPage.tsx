@@ -4,15 +4,17 @@ import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { canTenantWide, useMe } from '../../auth/me';
 import { DeliveryDetail, DeadLetterDetail } from '../../components/email/DeliveryDetail';
-import { useEmailTemplates, type DeadLetter, type Delivery } from '../../components/email/lookups';
+import { templateChoices, useEmailTemplates, type DeadLetter, type Delivery } from '../../components/email/lookups';
 import { Empty, ErrorBox, QueryState, formatTime } from '../../components/status';
 import { useTenantNumber } from '../../tenant';
 import { Pager } from '../../components/Pager';
+import { FilterSelect } from '../../components/FilterSelect';
 
 type DeliveryStatus = Delivery['status'];
 type LetterStatus = DeadLetter['status'];
 const DELIVERY_STATUSES: DeliveryStatus[] = ['queued', 'failed', 'held', 'sent', 'suppressed', 'dead_lettered'];
 const LETTER_STATUSES: LetterStatus[] = ['open', 'redrive_pending', 'redriven'];
+const statusChoices = (statuses: readonly string[]) => statuses.map((status) => ({ value: status, label: status.replace('_', ' ') }));
 /** While anything is still moving, the lists refresh on their own at this pace. */
 const POLL_MS = 3000;
 
@@ -102,28 +104,8 @@ function DeliveryLog({ tenantNumber, initial }: { tenantNumber: number; initial:
           setCursors([]);
         }}
       >
-        <label>
-          Status
-          <select value={form.status} onChange={(event) => set({ status: event.target.value as DeliveryStatus | '' })}>
-            <option value="">Any</option>
-            {DELIVERY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Template
-          <select value={form.emailTemplateId} onChange={(event) => set({ emailTemplateId: event.target.value })}>
-            <option value="">Any</option>
-            {templates.data?.items.map((template) => (
-              <option key={template.emailTemplateId} value={template.emailTemplateId}>
-                {template.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={form.status} onChange={(value) => set({ status: value as DeliveryStatus | '' })} choices={statusChoices(DELIVERY_STATUSES)} />
+        <FilterSelect label="Template" value={form.emailTemplateId} onChange={(value) => set({ emailTemplateId: value })} choices={templateChoices(templates.data?.items)} />
         <label>
           Recipient
           <input type="search" value={form.recipient} maxLength={254} onChange={(event) => set({ recipient: event.target.value })} />
@@ -267,28 +249,8 @@ function DeadLetters({ tenantNumber }: { tenantNumber: number }) {
           setCursors([]);
         }}
       >
-        <label>
-          Status
-          <select value={form.status} onChange={(event) => set({ status: event.target.value as LetterStatus | '' })}>
-            <option value="">Any</option>
-            {LETTER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Template
-          <select value={form.emailTemplateId} onChange={(event) => set({ emailTemplateId: event.target.value })}>
-            <option value="">Any</option>
-            {templates.data?.items.map((template) => (
-              <option key={template.emailTemplateId} value={template.emailTemplateId}>
-                {template.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={form.status} onChange={(value) => set({ status: value as LetterStatus | '' })} choices={statusChoices(LETTER_STATUSES)} />
+        <FilterSelect label="Template" value={form.emailTemplateId} onChange={(value) => set({ emailTemplateId: value })} choices={templateChoices(templates.data?.items)} />
         <TimeWindow from={form.from} to={form.to} onFrom={(from) => set({ from })} onTo={(to) => set({ to })} />
         <button type="submit">Filter</button>
       </form>
