@@ -5,6 +5,7 @@ import { ConflictError } from '../src/shared/errors/domain-error';
 import { UnitOfWork } from '../src/shared/events/unit-of-work';
 import { deliveredProbeEvents } from './support/pipeline-probe.module';
 import { startTestApp, TEST_ORIGIN, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 interface AuditRow {
   event_type: string;
@@ -61,6 +62,8 @@ describe('unit of work, audit and events', () => {
     const res = await t.http().post('/v1/_probe/commands').send({ name: 'scrub' }).expect(201);
     const [row] = await t.dataSource.query<AuditRow[]>(`SELECT * FROM audit_log WHERE entity_id = $1`, [res.body.probeId]);
     expect(row.metadata).toEqual({ name: 'scrub', nested: { kept: 1 } });
+    // Its event is delivered after the commit, asynchronously: waited for here, so it cannot land in the next test.
+    await waitUntil(() => eventsFor(res.body.probeId).length === 1);
   });
 
   it('rolls back: no audit row and no event when the command fails', async () => {
