@@ -14,6 +14,7 @@ import { NestLogger } from './logging/nest-logger';
 import { PLAIN_COOKIE_NAME, SECURE_COOKIE_NAME } from './shared/auth/refresh-cookie-names';
 import { refusedPreflightMiddleware } from './shared/http/cors-preflight.middleware';
 import { answerClientErrors } from './shared/http/client-error';
+import { keepConnectionsAlive } from './shared/http/keep-alive';
 import { setupConsole } from './console/serve-console';
 import { IngestFastPath } from './modules/ingestion';
 
@@ -38,6 +39,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   // Requests Node's parser refuses (headers over 16 KiB, malformed HTTP) get the error envelope too.
   answerClientErrors(app.getHttpServer());
+  keepConnectionsAlive(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
   // Every answer is `no-store`, so Express's automatic body-hash ETag could never be used by a cache; the
   // ETags the API promises are the explicit resource versions handlers set for If-Match.
   app.set('etag', false);

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { DatabaseHealthIndicator } from '../src/health/database.health';
 import { EMAIL_PATTERN_SOURCE } from '../src/shared/validation/email';
@@ -218,6 +218,31 @@ describe('request hardening', () => {
       expect(res.status).toBe(201);
       expect(res.body.name).toBe('Gzipped');
     });
+  });
+
+  describe('idle keep-alive connections', () => {
+    it('are kept 65 s and announced so, longer than load balancers and client pools keep them', async () => {
+      const agent = new Agent({ keepAlive: true });
+      const get = () =>
+        new Promise<{ keepAlive: string | undefined; socket: unknown }>((resolve, reject) => {
+          const req = httpRequest(new URL('/healthz', t.baseUrl), { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ keepAlive: res.headers['keep-alive'] as string | undefined, socket: req.socket }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      try {
+        const first = await get();
+        expect(first.keepAlive).toBe('timeout=65');
+        // Past Node's own 5 s default, the same connection still serves the next request.
+        await new Promise((resolve) => setTimeout(resolve, 5_500));
+        const second = await get();
+        expect(second.socket).toBe(first.socket);
+      } finally {
+        agent.destroy();
+      }
+    }, 20_000);
   });
 
   describe('the e-mail rule', () => {

@@ -38,6 +38,7 @@ describe('AppConfig.fromEnv', () => {
       expect(config.dbConnectTimeoutMs).toBe(2000);
       expect(config.dbStatementTimeoutMs).toBe(30000);
       expect(config.shutdownTimeoutMs).toBe(10000);
+      expect(config.httpKeepAliveTimeoutMs).toBe(65000);
     });
 
     it('allows no cross-origin callers, needs no metrics token and serves the docs', () => {
@@ -69,6 +70,12 @@ describe('AppConfig.fromEnv', () => {
       expect(config.port).toBe(8080);
       expect(config.dbPoolMax).toBe(25);
       expect(config.shutdownTimeoutMs).toBe(0);
+    });
+
+    it('refuses a keep-alive timeout under a second or over ten minutes', () => {
+      expect(AppConfig.fromEnv({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' }).httpKeepAliveTimeoutMs).toBe(120000);
+      expect(() => AppConfig.fromEnv({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '999' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+      expect(() => AppConfig.fromEnv({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '600001' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_MS/);
     });
 
     it.each(['false', 'FALSE', '0', 'no', 'off'])('reads DB_MIGRATIONS_RUN=%s as false', (value) => {

@@ -42,6 +42,8 @@ export class AppConfig {
   /** The origin browsers use to reach the service (PUBLIC_URL, without a trailing slash); null when unset. */
   readonly publicUrl!: string | null;
   readonly shutdownTimeoutMs!: number;
+  /** How long an idle keep-alive connection stays open, ms (announced in the Keep-Alive header). */
+  readonly httpKeepAliveTimeoutMs!: number;
   /** HS256 key of access tokens; outside production a random per-process key when unset. */
   readonly jwtSecret!: string;
   /** HMAC key of list cursors; outside production a random per-process key when unset. */
@@ -164,6 +166,7 @@ export class AppConfig {
       consoleEnabled: value.CONSOLE_ENABLED,
       publicUrl: value.PUBLIC_URL === undefined ? null : (value.PUBLIC_URL as string).replace(/\/$/, ''),
       shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+      httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       jwtSecret: value.JWT_SECRET ?? randomBytes(32).toString('base64url'),
       cursorSecret: value.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
       accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,

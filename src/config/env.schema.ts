@@ -60,6 +60,9 @@ export const envSchema = Joi.object({
     .pattern(/^https?:\/\/[^/\s]+\/?$/)
     .messages({ 'string.pattern.base': 'must be an origin such as https://uplink.example.com (scheme, host and optional port, no path)' }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).max(120000).default(10000),
+  // Longer than the idle timeout of any proxy or client pool in front (load balancers keep 60 s): the side that
+  // closes an idle connection must be the client, or a request sent on it as the server closes it is lost.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).max(600000).default(65000),
   JWT_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   CURSOR_SECRET: secret(32).when('NODE_ENV', { is: 'production', then: Joi.required() }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(3600).default(1800),
