@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../../shared/database/prepared-query';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
 import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
 import { dedupClaimSql, DedupHolder, dedupMapKey } from './deduplication';
@@ -42,6 +43,8 @@ interface Waiting {
 
 /** Rows per statement: 18 parameters each (and 5 arrays), well under PostgreSQL's 65535. */
 export const MAX_BATCH = 500;
+/** Batches of up to this many rows are stored by a prepared statement (one per row count and connection). */
+const MAX_PREPARED_ROWS = 64;
 /** The advisory lock class of per-devEui receipt locks (the second key is the devEui's hash). */
 export const RECEIPT_LOCK_CLASS = 1969;
 const RAW_COLUMNS = [
@@ -210,8 +213,7 @@ export class RawMessageWriter {
     // of the batch ($5, sorted: one global order, so two batches never deadlock). While it holds them no other
     // replica stores a message of those devices; the next one that does is numbered (receipt_seq, assigned as the
     // rows are inserted) after these rows and committed after them.
-    return this.dataSource.query(
-      `WITH locked AS MATERIALIZED (
+    const sql = `WITH locked AS MATERIALIZED (
          SELECT count(pg_advisory_xact_lock(${RECEIPT_LOCK_CLASS}, hashtext(e))) AS n FROM unnest($5::text[]) AS e
        ),
        claimed AS (${dedupClaimSql('(SELECT n FROM locked) >= 0')}),
@@ -222,8 +224,9 @@ export class RawMessageWriter {
           WHERE (SELECT n FROM locked) >= 0
             AND (incoming.dedup_key IS NULL OR incoming.raw_ingestion_message_id IN (SELECT raw_ingestion_message_id FROM claimed))
        )
-       SELECT * FROM claimed`,
-      params,
-    );
+       SELECT * FROM claimed`;
+    // The text depends only on the row count: the common small batches are prepared statements (parsed and planned
+    // once per connection); a rare large one is not kept.
+    return rows.length <= MAX_PREPARED_ROWS ? preparedQuery<DedupHolder>(this.dataSource, sql, params) : this.dataSource.query(sql, params);
   }
 }
