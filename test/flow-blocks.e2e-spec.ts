@@ -692,6 +692,13 @@ describe('custom blocks API', () => {
       expect(fieldsOf(await admin.post(runPath(blockId, flowBlockVersionId), { rawIngestionMessageId: noPayload.rawIngestionMessageId }).expect(400))).toEqual([
         { path: 'body.rawIngestionMessageId', rule: 'format' },
       ]);
+      // A payload that does not decode (ingestion never stores one; an older row might hold one) names why, as a live run would.
+      const badPayload = await seedRawMessage(t, { tenantId: tenant.tenantId });
+      await t.dataSource.query(`UPDATE raw_ingestion_messages SET raw_payload = '{"encoding":"hex","data":"XYZ"}' WHERE raw_ingestion_message_id = $1`, [badPayload.rawIngestionMessageId]);
+      const undecodable = await admin.post(runPath(blockId, flowBlockVersionId), { rawIngestionMessageId: badPayload.rawIngestionMessageId }).expect(400);
+      expect(undecodable.body.error.details.fields).toEqual([
+        { path: 'body.rawIngestionMessageId', rule: 'format', message: "The raw message's payload does not decode: rawPayload.data is not an even number of hex digits." },
+      ]);
     });
 
     it("refuses a viewer (missing_permission) and a tenant user on a global block (platform_admin_required); an operator runs", async () => {

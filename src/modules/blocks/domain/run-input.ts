@@ -1,25 +1,15 @@
-import { BASE64_PATTERN, HEX_PATTERN } from '../../../shared/validation/raw-payload';
+import { decodeRawPayload } from '../../../shared/validation/raw-payload';
 import type { StoredRawMessage } from '../../ingestion';
 import type { JsonObject, JsonValue, SampleInput } from '../../sandbox';
 
 /**
- * The payload a flow gives its first node for a raw payload: `base64` and `hex` as an array of byte integers, `utf8`
- * as the text, `json` as the parsed document. A payload that does not decode is the reason, as a string.
+ * The payload a flow gives its first node for a stored message's raw payload (the shared decoding rule). A payload
+ * that does not decode is the reason, as a string.
  */
 export function payloadOfRaw(raw: StoredRawMessage['rawPayload']): { payload: JsonValue } | string {
   if (raw === null) return 'The raw message has no payload (it was not mapped at ingestion).';
-  const { encoding, data } = raw;
-  if (encoding === 'base64' && BASE64_PATTERN.test(data)) return { payload: [...Buffer.from(data, 'base64')] };
-  if (encoding === 'hex' && HEX_PATTERN.test(data)) return { payload: [...Buffer.from(data, 'hex')] };
-  if (encoding === 'utf8') return { payload: data };
-  if (encoding === 'json') {
-    try {
-      return { payload: JSON.parse(data) as JsonValue };
-    } catch {
-      // falls through to the reason
-    }
-  }
-  return `The raw message's payload does not decode as ${JSON.stringify(encoding)}.`;
+  const decoded = decodeRawPayload(raw);
+  return decoded.ok ? { payload: decoded.payload as JsonValue } : `The raw message's payload does not decode: ${decoded.message}`;
 }
 
 /**

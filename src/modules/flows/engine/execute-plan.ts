@@ -1,7 +1,7 @@
 import { SandboxUnavailableError } from '../../sandbox';
 import type { ActionRequest, ExecuteOptions, ExecutionResult, FlowInput, FlowMessage, JsonObject, JsonValue, NodeError, NodeOutcome, NodeTrace, RunContext } from './engine-types';
 import { resolveParameterRefs, type ExecutionPlan, type PlanNode } from './execution-plan';
-import { decodeRawPayload } from './payload-decoding';
+import { decodeRawPayload } from '../../../shared/validation/raw-payload';
 import { checkSchemaRef } from './schema-ref';
 
 export const MAX_TRACE_OUTPUT_BYTES = 4096;
@@ -130,7 +130,7 @@ export async function executePlan(plan: ExecutionPlan, input: FlowInput, paramet
 
   const decoded = decodeRawPayload(input.rawPayload);
   if (!decoded.ok) failure = { nodeId: null, code: 'decode_error', message: decoded.message };
-  const initial: FlowMessage | null = decoded.ok ? { payload: decoded.payload, values: {}, input: input as JsonObject } : null;
+  const initial: FlowMessage | null = decoded.ok ? { payload: decoded.payload as JsonValue, values: {}, input: input as JsonObject } : null;
   const run = runContext(input, parameters, options);
 
   for (const node of nodes) {

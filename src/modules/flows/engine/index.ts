@@ -9,7 +9,6 @@ export type { ExecutionPlan, PlanNode, PlanOutputField } from './execution-plan'
 export { executePlan } from './execute-plan';
 export { evaluateAssertions } from './assertions';
 export type { Assertion, AssertionResult } from './assertions';
-export { decodeRawPayload } from './payload-decoding';
 export { jsonEqual } from './message-path';
 export { SandboxUnavailableError } from '../../sandbox';
 export { FlowEngine, PLAN_CACHE_CAPACITY } from './flow-engine';
