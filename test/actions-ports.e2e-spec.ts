@@ -45,10 +45,19 @@ interface BindingSeed {
   status?: 'active' | 'disabled';
 }
 
+/** Bindings seeded so far: each one's createdAt is a millisecond later than the one before. */
+let bound = 0;
+
+/**
+ * Binding order is (createdAt, id) and createdAt has millisecond precision, so two bindings inserted within one
+ * millisecond would be ordered by their random ids: each seeded binding is dated at least a millisecond after the
+ * previous one, so the tests' order of `bind` calls is the binding order.
+ */
 async function bind(templateId: string, seed: BindingSeed): Promise<string> {
+  bound += 1;
   const [row] = await t.dataSource.query<{ recipient_binding_id: string }[]>(
-    `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, user_id, email, device_type_id, organization_unit_id, include_descendants, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING recipient_binding_id`,
+    `INSERT INTO recipient_bindings (tenant_id, email_template_id, recipient_type, user_id, email, device_type_id, organization_unit_id, include_descendants, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, clock_timestamp() + $10 * interval '1 millisecond') RETURNING recipient_binding_id`,
     [
       tenant.tenantId,
       templateId,
@@ -59,6 +68,7 @@ async function bind(templateId: string, seed: BindingSeed): Promise<string> {
       seed.unit?.organizationUnitId ?? null,
       seed.includeDescendants ?? true,
       seed.status ?? 'active',
+      bound,
     ],
   );
   return row!.recipient_binding_id;
