@@ -92,6 +92,16 @@ describe('console flow studio in a browser', () => {
   });
 
   const node = (nodeId: string) => page.locator(`.react-flow__node[data-id="${nodeId}"]`);
+  /** Until every row of the list's table shows `status` (a list kept on screen while its next one loads is not it). */
+  const onlyRowsWith = async (status: string) => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const rows = await page.locator('tbody tr').allTextContents();
+      if (rows.length > 0 && rows.every((row) => row.includes(status))) return;
+      if (Date.now() > deadline) throw new Error(`rows never all ${status}: ${rows.join(' | ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
   const region = (name: string) => page.getByRole('region', { name, exact: true });
 
   it('shows the flow with its versions from the device type page, and a version graph', async () => {
@@ -208,13 +218,15 @@ describe('console flow studio in a browser', () => {
     await page.getByLabel(/^Status/).selectOption('succeeded');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/status=succeeded/);
-    await page.locator('tbody tr').getByText('succeeded').waitFor();
+    // The unfiltered list stays on screen until the filtered one arrives (it has a succeeded row too): wait for the
+    // list to be the filtered one.
+    await onlyRowsWith('succeeded');
     expect(await page.locator('tbody tr').count()).toBe(1);
 
     await page.getByLabel(/^Status/).selectOption('failed');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/status=failed/);
-    await page.locator('tbody tr').getByText('failed').waitFor();
+    await onlyRowsWith('failed');
     await page.locator('tbody tr').getByRole('link').first().click();
     await page.waitForURL(`**/executions/${failedExecutionId}?flowId=${live.flowId}`);
     await page.getByRole('heading', { name: /Execution of Live flow/ }).waitFor();
