@@ -103,6 +103,11 @@ describe('console flow studio in a browser', () => {
     }
   };
   const region = (name: string) => page.getByRole('region', { name, exact: true });
+  /** React Flow draws edges once their nodes are measured, after the nodes appear: wait for the count, then check it. */
+  const edgesDrawn = async (count: number) => {
+    await page.locator('.react-flow__edge').nth(count - 1).waitFor();
+    expect(await page.locator('.react-flow__edge').count()).toBe(count);
+  };
 
   it('shows the flow with its versions from the device type page, and a version graph', async () => {
     // In-app navigation: a page load would cancel what the console still loads after sign-in.
@@ -120,7 +125,7 @@ describe('console flow studio in a browser', () => {
     await page.getByRole('table').getByRole('link', { name: 'Version 2', exact: true }).click();
     await page.getByRole('heading', { name: /Live flow: version 2/ }).waitFor();
     for (const id of ['decode', 'scale', 'current', 'history']) await node(id).waitFor();
-    expect(await page.locator('.react-flow__edge').count()).toBe(3);
+    await edgesDrawn(3);
     await checkPage(page, 'studio-version');
     watched.expectClean();
   });
@@ -148,7 +153,7 @@ describe('console flow studio in a browser', () => {
     expect(await edges.getByLabel('From port').inputValue()).toBe('out');
     await edges.getByLabel('To node').selectOption('current');
     await edges.getByRole('button', { name: 'Connect' }).click();
-    expect(await page.locator('.react-flow__edge').count()).toBe(5);
+    await edgesDrawn(5);
     await checkPage(page, 'studio-editor');
 
     await page.getByRole('button', { name: 'Save as a new draft' }).click();
