@@ -161,6 +161,8 @@ describe('console: replays, flow templates, live uplinks', () => {
     await page.goto('/console/flow-templates');
     await page.getByTestId('global-templates').getByRole('link', { name: 'Tank level' }).click();
     await page.getByRole('heading', { name: 'Tank level' }).waitFor();
+    // The versions are a list of their own, loaded after the template.
+    await page.getByTestId('template-version').nth(1).waitFor();
     expect(await page.getByTestId('template-version').count()).toBe(2);
     await checkPage(page, 'global-flow-template');
     watched.expectClean();
