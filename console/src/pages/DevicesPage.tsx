@@ -10,6 +10,11 @@ import { Pager } from '../components/Pager';
 import { FilterSelect } from '../components/FilterSelect';
 
 type Status = 'active' | 'disabled' | 'retired';
+const STATUS_CHOICES = [
+  { value: 'active', label: 'Active' },
+  { value: 'disabled', label: 'Disabled' },
+  { value: 'retired', label: 'Retired' },
+];
 
 export function DevicesPage() {
   const tenantNumber = useTenantNumber();
@@ -48,21 +53,15 @@ export function DevicesPage() {
           Search
           <input type="search" value={q} onChange={(event) => setQ(event.target.value)} placeholder="Name or devEui" maxLength={100} />
         </label>
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as Status | '');
-              resetPaging();
-            }}
-          >
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="disabled">Disabled</option>
-            <option value="retired">Retired</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          onChange={(value) => {
+            setStatus(value as Status | '');
+            resetPaging();
+          }}
+          choices={STATUS_CHOICES}
+        />
         <FilterSelect
           label="Device type"
           value={deviceTypeId}

@@ -11,6 +11,10 @@ import { Pager } from '../Pager';
 import { FilterSelect } from '../FilterSelect';
 
 type Status = 'active' | 'disabled';
+const STATUS_CHOICES = [
+  { value: 'active', label: 'Active' },
+  { value: 'disabled', label: 'Disabled' },
+];
 
 /**
  * Who gets a template's e-mail: the tenant's recipient bindings (of one template when `emailTemplateId` is given),
@@ -52,20 +56,15 @@ export function RecipientBindings({ tenantNumber, emailTemplateId, canWrite }: {
     <section aria-labelledby="bindings-title">
       <h2 id="bindings-title">Recipient bindings</h2>
       <div className="filters" role="group" aria-label="Binding filters">
-        <label>
-          Binding status
-          <select
-            value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as Status | '');
-              reset();
-            }}
-          >
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="disabled">Disabled</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Binding status"
+          value={status}
+          onChange={(value) => {
+            setStatus(value as Status | '');
+            reset();
+          }}
+          choices={STATUS_CHOICES}
+        />
         {emailTemplateId === undefined ? (
           <FilterSelect
             label="Template"
