@@ -63,6 +63,7 @@ async function throwAwayDatabase(label) {
     return {
       url: url.toString(),
       drop: async () => {
+        if (process.env.BENCH_KEEP_DATABASE === '1') return void process.stderr.write(`kept database ${name}\n`);
         const client = new Client({ connectionString: process.env.DATABASE_URL });
         await client.connect();
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -269,12 +270,15 @@ function cpuSeconds(pids, postmaster) {
 
 /**
  * CPU ticks (1/100 s) so far of each process of the PostgreSQL cluster whose postmaster is `postmaster` that works
- * for `db`'s database (its backends) or for the whole cluster (WAL writer, checkpointer, background writer): other
+ * for `db`'s database (its backends, but not `db`'s own) or for the whole cluster (WAL writer, checkpointer, background writer): other
  * databases' backends on a shared server are left out. A map pid -> ticks; see `databaseCpuSeconds`.
  */
 async function databaseTicks(db, postmaster) {
   if (!postmaster) return new Map();
-  const { rows } = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR datname IS NULL`);
+  // Not this benchmark's own connection: its polls are the load generator's work, not the service's.
+  const { rows } = await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE (datname = current_database() OR datname IS NULL) AND pid <> pg_backend_pid()`,
+  );
   const ticks = new Map();
   for (const { pid } of rows) {
     const fields = procStat(pid);

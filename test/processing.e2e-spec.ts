@@ -279,6 +279,56 @@ describe('live processing', () => {
     }
   });
 
+  it('keeps exactly the pending messages queued, whoever writes them, and records an outcome without rewriting the raw row', async () => {
+    const flow = await seedLiveFlow(t, admin, tenant);
+    const device = await deviceFor(tenant, flow.type.deviceTypeId);
+    const ids = [await ingest(tenantToken, device.devEui, 1), await ingest(tenantToken, device.devEui, 2)];
+    await waitProcessed(t, ids);
+    const QUEUED = `SELECT count(*)::int AS n FROM raw_message_queue WHERE raw_ingestion_message_id = $1`;
+    for (const id of ids) expect((await t.dataSource.query(QUEUED, [id]))[0].n).toBe(0);
+    // The device's messages are found by its devEui, then its routing.
+    const listed = await admin.get(`/v1/raw-ingestion-messages?deviceId=${device.deviceId}`).expect(200);
+    expect(listed.body.items.map((item: { rawIngestionMessageId: string }) => item.rawIngestionMessageId)).toEqual([...ids].reverse());
+
+    // Written by hand (not through the writer), then given an outcome, then deleted: the queue follows each step.
+    // The outcome is a heap-only update (no index entry rewritten), counted by this transaction's own statistics.
+    const other = new Client({ connectionString: t.database.url });
+    await other.connect();
+    const queued = async (id: string) => (await other.query<{ n: number }>(QUEUED, [id])).rows[0].n;
+    try {
+      await other.query('BEGIN');
+      const id = randomUUID();
+      await other.query(
+        `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, tenant_id, dev_eui, content_type, body, size_bytes)
+         VALUES ($1, clock_timestamp(), 'http', 'uplink', $2, $3, 'application/json', '\\x7b7d', 2)`,
+        [id, tenant.tenantId, device.devEui],
+      );
+      expect(await queued(id)).toBe(1);
+      await other.query(
+        `UPDATE raw_ingestion_messages SET processing_status = 'processed', device_id = $2, flow_execution_id = $3 WHERE raw_ingestion_message_id = $1`,
+        [id, device.deviceId, randomUUID()],
+      );
+      expect(await queued(id)).toBe(0);
+      const { rows: [counts] } = await other.query(
+        `SELECT pg_stat_get_xact_tuples_updated('raw_ingestion_messages'::regclass)::int AS updated,
+                pg_stat_get_xact_tuples_hot_updated('raw_ingestion_messages'::regclass)::int AS hot`,
+      );
+      expect(counts).toEqual({ updated: 1, hot: 1 });
+      const pending = randomUUID();
+      await other.query(
+        `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, content_type, body, size_bytes)
+         VALUES ($1, clock_timestamp(), 'http', 'uplink', 'application/json', '\\x7b7d', 2)`,
+        [pending],
+      );
+      expect(await queued(pending)).toBe(1);
+      await other.query(`DELETE FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [pending]);
+      expect(await queued(pending)).toBe(0);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+  });
+
   it('uses live parameter overrides: device over device type over tenant over the default', async () => {
     const scaled = (type: { deviceTypeId: string }) =>
       bend(pipelineGraph(type, 'level'), (graph) => {

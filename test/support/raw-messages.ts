@@ -3,8 +3,8 @@ import type { TestApp } from './test-app';
 
 /*
  * Direct-to-database raw messages for tests of what uses them (fixtures, retention). Rows are written as the
- * processing pipeline leaves them: routed messages `processed` with their device, so a running pipeline never
- * claims them (it takes only `pending` rows).
+ * processing pipeline leaves them: routed messages `processed` with their device (and its devEui), so a running
+ * pipeline never claims them (it takes only `pending` rows).
  */
 
 export interface SeededRawMessage {
@@ -34,7 +34,7 @@ export async function seedRawMessage(t: TestApp, options: RawMessageOptions = {}
        (raw_ingestion_message_id, received_at, source, event, tenant_id, dev_eui, observed_at, raw_payload, connection_data,
         correlation_id, content_type, body, size_bytes, processing_status, processing_reason, device_id, pinned)
      VALUES ($1, date_trunc('milliseconds', clock_timestamp() - make_interval(secs => $2::double precision * 86400)), 'http', 'uplink',
-             $3, 'AABBCCDDEEFF0011', $4, $5, $6, $7, 'application/json', '\\x7b7d'::bytea, 2, $8::varchar,
+             $3, coalesce((SELECT dev_eui FROM devices WHERE device_id = $9), 'AABBCCDDEEFF0011'), $4, $5, $6, $7, 'application/json', '\\x7b7d'::bytea, 2, $8::varchar,
              CASE WHEN $8::varchar = 'unrouted' THEN 'unknown_dev_eui' END, $9, $10)
      RETURNING received_at`,
     [

@@ -9,7 +9,8 @@ import { ListRawMessagesQuery } from './list-raw-messages.query';
 
 const FILTER_COLUMNS = {
   tenantId: 'r.tenant_id',
-  deviceId: 'r.device_id',
+  // A device's messages are those of its devEui (indexed; it never changes on a device) routed to it.
+  deviceId: 'r.dev_eui = (SELECT d.dev_eui FROM devices d WHERE d.device_id = :deviceId) AND r.device_id',
   devEui: 'r.dev_eui',
   source: 'r.source',
   processingStatus: 'r.processing_status',

@@ -14,7 +14,8 @@ export class IngestionBacklogMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // One query answers both gauges (the pending index holds only the backlog); prom-client awaits `collect`.
+    // One query answers both gauges (the queue holds only the backlog; its oldest entry is the first in receipt
+    // order); prom-client awaits `collect`.
     let sampling: Promise<void> | null = null;
     const sample = () =>
       (sampling ??= this.sample().finally(() => {
@@ -27,8 +28,11 @@ export class IngestionBacklogMetrics implements OnModuleInit {
   private async sample(): Promise<void> {
     try {
       const [row] = await this.dataSource.query<{ pending: number; lag: number | null }[]>(
-        `SELECT count(*)::int AS pending, extract(epoch FROM clock_timestamp() - min(received_at))::float8 AS lag
-           FROM raw_ingestion_messages WHERE processing_status = 'pending'`,
+        `SELECT count(*)::int AS pending,
+                extract(epoch FROM clock_timestamp() - (SELECT r.received_at FROM raw_message_queue q
+                   JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = q.raw_ingestion_message_id
+                  ORDER BY q.receipt_seq LIMIT 1))::float8 AS lag
+           FROM raw_message_queue`,
       );
       this.backlog.set(row?.pending ?? 0);
       this.lag.set(Math.max(row?.lag ?? 0, 0));

@@ -184,9 +184,9 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     try {
       await queryRunner.startTransaction();
       const manager = queryRunner.manager;
-      // No wait for the WAL flush (see the class comment). And the claim walks the pending index in receipt order
-      // (a plain index scan, which stops at the batch size and marks the entries of processed rows dead as it
-      // passes them) instead of a bitmap scan, which visits every row still in the index, processed ones included
+      // No wait for the WAL flush (see the class comment). And the claim walks the queue's index in receipt order
+      // (a plain index scan, which stops at the batch size and marks the entries of processed messages dead as it
+      // passes them) instead of a bitmap scan, which visits every entry still in the index, processed ones included
       // until vacuum removes them (thousands of heap pages per claim under a steady load).
       await manager.query(`SELECT set_config('synchronous_commit', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
       const claimed = await manager.query<ClaimedRow[]>(CLAIM_SQL, [batchSize]);

@@ -13,13 +13,14 @@ export interface ClaimedRow extends StoredUplinkRow {
 /**
  * The oldest pending messages not locked by another worker, in receipt order (receipt_seq), each with whether it must wait for
  * an earlier message of its devEui that is still pending outside this claim (locked by another worker). Such a
- * message stays pending (its lock ends with this transaction) and is claimed again later.
+ * message stays pending (its lock ends with this transaction) and is claimed again later. Pending messages are
+ * those in ingestion's queue (`raw_message_queue`, kept by the database to exactly the raw rows whose status is
+ * `pending`; recording the outcome takes a message out of it); the claim locks their queue entries.
  */
 export const CLAIM_SQL = `
   WITH claimed AS MATERIALIZED (
     SELECT raw_ingestion_message_id, receipt_seq, dev_eui
-      FROM raw_ingestion_messages
-     WHERE processing_status = 'pending'
+      FROM raw_message_queue
      ORDER BY receipt_seq
      LIMIT $1
        FOR UPDATE SKIP LOCKED
@@ -27,10 +28,9 @@ export const CLAIM_SQL = `
   SELECT r.raw_ingestion_message_id, r.received_at, r.tenant_id, r.dev_eui, r.observed_at, r.raw_payload,
          r.connection_data, r.correlation_id,
          c.dev_eui IS NOT NULL AND EXISTS (
-           SELECT 1 FROM raw_ingestion_messages e
-            WHERE e.processing_status = 'pending' AND e.dev_eui = c.dev_eui
-              AND e.receipt_seq < c.receipt_seq
-              AND NOT EXISTS (SELECT 1 FROM claimed o WHERE o.raw_ingestion_message_id = e.raw_ingestion_message_id)
+           SELECT 1 FROM raw_message_queue e
+            WHERE e.dev_eui = c.dev_eui AND e.receipt_seq < c.receipt_seq
+              AND NOT EXISTS (SELECT 1 FROM claimed o WHERE o.receipt_seq = e.receipt_seq)
          ) AS blocked
     FROM claimed c
     JOIN raw_ingestion_messages r ON r.raw_ingestion_message_id = c.raw_ingestion_message_id

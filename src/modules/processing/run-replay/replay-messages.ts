@@ -35,18 +35,19 @@ const RAW_COLUMNS = `x.raw_ingestion_message_id, x.received_at, x.observed_at, x
 /**
  * What a replay selects ($1 tenant, $2 device type, $3 device ids or null, $4 from, $5 to): the routed messages
  * (processed or skipped, `device_id` set) of the flow's tenant whose device is of the flow's device type, with
- * observedAt in [from, to). Per device, two ranges of the replay index (device, observed_at, received_at): one on
- * observed_at, one on received_at among the messages that carried no observedAt (an OR of the two would read
- * every message of the device instead).
+ * observedAt in [from, to). Per device, two ranges of the replay index (devEui, observed_at, received_at), a
+ * device's messages being those of its devEui (which never changes) routed to it: one on observed_at, one on
+ * received_at among the messages that carried no observedAt (an OR of the two would read every message of the
+ * device instead).
  */
 const SELECTION = `
     FROM devices d
     CROSS JOIN LATERAL (
       SELECT ${RAW_COLUMNS} FROM raw_ingestion_messages x
-       WHERE x.device_id = d.device_id AND x.observed_at >= $4 AND x.observed_at < $5
+       WHERE x.dev_eui = d.dev_eui AND x.device_id = d.device_id AND x.observed_at >= $4 AND x.observed_at < $5
       UNION ALL
       SELECT ${RAW_COLUMNS} FROM raw_ingestion_messages x
-       WHERE x.device_id = d.device_id AND x.observed_at IS NULL AND x.received_at >= $4 AND x.received_at < $5
+       WHERE x.dev_eui = d.dev_eui AND x.device_id = d.device_id AND x.observed_at IS NULL AND x.received_at >= $4 AND x.received_at < $5
     ) r
    WHERE d.tenant_id = $1 AND d.device_type_id = $2 AND ($3::uuid[] IS NULL OR d.device_id = ANY ($3::uuid[]))
      AND r.tenant_id = $1 AND r.processing_status IN ('processed', 'skipped')`;
