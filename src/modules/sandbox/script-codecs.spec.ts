@@ -265,6 +265,13 @@ describe('codec outcomes', () => {
     });
   });
 
+  it('calls a codec with its input alone, whatever the rest of the uplink envelope holds', async () => {
+    const call = await version('function decodeUplink(input) { return { data: [Object.keys(input), input.fPort, input.recvTime.toISOString(), input.variables] }; }');
+    const message = uplink('AQID', 7);
+    message.input.connectionData = { fPort: 7, rxInfo: [{ gatewayId: '0016c001f153a14c', rssi: -46 }], devAddr: '0018953a' };
+    expect(await call(message, ctxWith({ scale: 2 }))).toEqual(decoded([['bytes', 'fPort', 'recvTime', 'variables'], 7, OBSERVED_AT, { scale: 2 }]));
+  });
+
   it('passes bytes as a plain Array and fPort as a number', async () => {
     const call = await version('function decodeUplink(input) { return { data: [Array.isArray(input.bytes), Object.getPrototypeOf(input.bytes) === Array.prototype, input.fPort, input.bytes] }; }');
     expect(await call(uplink('AQID', 42))).toEqual(decoded([true, true, 42, [1, 2, 3]]));
