@@ -9,7 +9,7 @@ import type {
   ScriptContextData,
   ScriptMessage,
 } from './domain/sandbox-contract';
-import { codecBytes } from './domain/codec-input';
+import { codecCall } from './domain/codec-input';
 import { isUsableArtifact } from './domain/sandbox-contract';
 import { SandboxUnavailableError } from './domain/sandbox.errors';
 import { failed } from './domain/script-output';
@@ -19,10 +19,6 @@ import type { SandboxMetrics } from './sandbox-metrics';
 
 /** Who answers for a compile run (it parses and probes, never runs the script's statements). */
 const COMPILE_BLAME_KEY = '(compile)';
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Who answers for a gate run that takes the host down: the tenant releasing (global blocks: one key of their own). */
 function gateBlameKey(tenantId: string | null): string {
@@ -118,23 +114,13 @@ export class ScriptSandbox implements OnModuleDestroy {
   private async run(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, msg: ScriptMessage, ctx: ScriptContextData): Promise<InvocationOutcome> {
     // the host could not tell a malformed artifact from a lost source: refused here, never an outage
     if (!isUsableArtifact(artifact)) return failed('block_unavailable', 'The block version has no usable artifact.');
-    let msgJson: string;
-    let ctxJson: string;
-    if (artifact?.scriptContract === 'decodeUplink' || artifact?.scriptContract === 'Decode') {
-      const bytes = codecBytes(msg.payload);
-      if (typeof bytes === 'string') return failed('decode_error', `The codec needs payload bytes: ${bytes}.`);
-      // A codec is called with the bytes, fPort, the receive time and its variables only: the rest of the message
-      // (the whole uplink envelope) and of the context is not sent to the sandbox host.
-      const connection = msg.input.connectionData;
-      const fPort = isJsonObject(connection) ? connection.fPort : undefined;
-      msgJson = JSON.stringify({ payload: bytes, input: { connectionData: { fPort }, observedAt: msg.input.observedAt } });
-      ctxJson = JSON.stringify({ configuration: ctx.configuration, observedAt: ctx.observedAt });
-    } else {
-      msgJson = JSON.stringify(msg);
-      ctxJson = JSON.stringify(ctx);
-    }
+    const call =
+      artifact?.scriptContract === 'decodeUplink' || artifact?.scriptContract === 'Decode'
+        ? codecCall(msg, ctx)
+        : { msgJson: JSON.stringify(msg), ctxJson: JSON.stringify(ctx) };
+    if (typeof call === 'string') return failed('decode_error', `The codec needs payload bytes: ${call}.`);
     try {
-      const request = { op: 'invoke' as const, tenantId, blockVersionId, artifact, msgJson, ctxJson };
+      const request = { op: 'invoke' as const, tenantId, blockVersionId, artifact, ...call };
       return (await this.host.request(tenantId, request)) as InvocationOutcome;
     } catch (error) {
       const hit = this.limitHit(error);

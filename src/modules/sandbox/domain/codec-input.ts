@@ -1,4 +1,4 @@
-import type { JsonValue } from './sandbox-contract';
+import type { JsonObject, JsonValue, ScriptContextData, ScriptMessage } from './sandbox-contract';
 
 /** Payloads beyond this are no uplink frame (LoRaWAN allows 242 bytes); they are refused before any script runs. */
 export const MAX_CODEC_PAYLOAD_BYTES = 64 * 1024;
@@ -30,4 +30,25 @@ export function codecBytes(payload: JsonValue): number[] | string {
     return [...Buffer.from(payload, urlSafe ? 'base64url' : 'base64')];
   }
   return `the payload must be a byte array or a base64 string; got ${payload === null ? 'null' : typeof payload}`;
+}
+
+/**
+ * A codec's call as the sandbox host receives it (JSON of `msg` and `ctx`), or the reason its payload is no frame.
+ * A codec is called with the bytes, fPort (`input.connectionData.fPort`), the receive time (`input.observedAt`, else
+ * `ctx.observedAt`) and its variables (`ctx.configuration`) only: the rest of the message (the whole uplink
+ * envelope) and of the context is not sent.
+ */
+export function codecCall(msg: ScriptMessage, ctx: ScriptContextData): { msgJson: string; ctxJson: string } | string {
+  const bytes = codecBytes(msg.payload);
+  if (typeof bytes === 'string') return bytes;
+  const connection = msg.input.connectionData;
+  const fPort = isJsonObject(connection) ? connection.fPort : undefined;
+  return {
+    msgJson: JSON.stringify({ payload: bytes, input: { connectionData: { fPort }, observedAt: msg.input.observedAt } }),
+    ctxJson: JSON.stringify({ configuration: ctx.configuration, observedAt: ctx.observedAt }),
+  };
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
