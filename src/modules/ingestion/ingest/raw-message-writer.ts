@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../../shared/database/prepared-query';
+import { timeOrderedId } from '../../../shared/database/time-ordered-id';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
 import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
 import { dedupClaimSql, DedupHolder, dedupMapKey } from './deduplication';
@@ -98,7 +98,7 @@ export class RawMessageWriter {
 
   store(input: RawMessageInput): Promise<StoredAck> {
     return new Promise<StoredAck>((resolve, reject) => {
-      this.queue.push({ input, id: randomUUID(), resolve, reject });
+      this.queue.push({ input, id: timeOrderedId(), resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { timeOrderedId } from '../../../shared/database/time-ordered-id';
 import { FlowEngine, storedUplinkInput, type JsonObject, type StoredUplink } from '../../flows/engine';
 import { DeviceParameterResolver } from './device-parameter-resolver';
 import { FlowExecutionStore, type StoreOptions } from '../persistence/flow-execution.store';
@@ -46,7 +46,7 @@ export class StoredUplinkProcessor {
           device: { deviceId: device.deviceId, devEui: device.devEui, name: device.name, deviceTypeId: device.deviceTypeId, metadata: device.metadata },
         })
       : failedResult(prepared.flowVersionId, 'block_unavailable', prepared.planError ?? 'The flow version cannot run.');
-    return { flowExecutionId: randomUUID(), message, device, prepared, parameters, startedAt, result };
+    return { flowExecutionId: timeOrderedId(), message, device, prepared, parameters, startedAt, result };
   }
 
   /** See FlowExecutionStore.store. */
