@@ -22,6 +22,13 @@ const ingest = (path: string, token: string, body: unknown, contentType = 'appli
 const rawRow = async (id: string) =>
   (await t.dataSource.query(`SELECT *, convert_from(body, 'UTF8') AS text FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`, [id]))[0];
 
+/** The message's mapping as the API reads it (a webhook's row keeps the body only: the mapping is redone from it). */
+const mappingOf = async (id: string): Promise<{ rawPayload: unknown; connectionData: Record<string, unknown> }> => {
+  const res = await admin.get(`/v1/raw-ingestion-messages/${id}`);
+  expect(res.status).toBe(200);
+  return { rawPayload: res.body.rawPayload, connectionData: res.body.connectionData };
+};
+
 beforeAll(async () => {
   t = await startTestApp({ env: { PROCESSING_ENABLED: 'false' } });
   admin = as(t, (await loginAdmin(t)).accessToken);
@@ -141,11 +148,15 @@ describe('ingestion endpoints', () => {
       processing_reason: null,
       device_id: null,
       size_bytes: Buffer.byteLength(body),
-      raw_payload: { encoding: 'base64', data: 'AQIDBA==' },
+      // The body alone: the mapping is a function of it, redone on every read.
+      raw_payload: null,
+      connection_data: null,
       dedup_key: 'chirpstack:cs-map-1',
     });
     expect(row.observed_at.toISOString()).toBe('2026-03-14T09:34:15.775Z');
-    expect(row.connection_data).toEqual({
+    const mapped = await mappingOf(res.body.rawIngestionMessageId);
+    expect(mapped.rawPayload).toEqual({ encoding: 'base64', data: 'AQIDBA==' });
+    expect(mapped.connectionData).toEqual({
       networkServer: 'chirpstack',
       deduplicationId: 'cs-map-1',
       devAddr: '00189440',
@@ -206,7 +217,8 @@ describe('ingestion endpoints', () => {
     const row = await rawRow(res.body.rawIngestionMessageId);
     expect(row).toMatchObject({ source: 'tts', event: 'uplink_message', dev_eui: '70B3D57ED005A1B2', tenant_id: null, dedup_scope: 'platform', dedup_key: 'tts:as:up:01HRZ8Q4J6TQ7H0K3V5N2M8AAA' });
     expect(row.observed_at.toISOString()).toBe('2026-03-14T09:34:15.703Z');
-    expect(row.connection_data).toMatchObject({
+    expect(row).toMatchObject({ raw_payload: null, connection_data: null });
+    expect((await mappingOf(res.body.rawIngestionMessageId)).connectionData).toMatchObject({
       networkServer: 'tts',
       applicationId: 'water-meters',
       deviceId: 'eui-70b3d57ed005a1b2',
@@ -240,7 +252,13 @@ describe('ingestion endpoints', () => {
     });
     expect(ok.status).toBe(202);
     const row = await rawRow(ok.body.rawIngestionMessageId);
-    expect(row).toMatchObject({ source: 'http', event: 'uplink', dev_eui: 'AABBCCDDEEFF0011', raw_payload: { encoding: 'hex', data: '0102' }, connection_data: { gateway: 'roof' } });
+    expect(row).toMatchObject({ source: 'http', event: 'uplink', dev_eui: 'AABBCCDDEEFF0011', raw_payload: null, connection_data: null });
+    expect(await mappingOf(ok.body.rawIngestionMessageId)).toEqual({ rawPayload: { encoding: 'hex', data: '0102' }, connectionData: { gateway: 'roof' } });
+    // A row that keeps its mapping in columns (every row stored before the body-only rule, and MQTT's) is read from them.
+    await t.dataSource.query(`UPDATE raw_ingestion_messages SET raw_payload = '{"encoding":"hex","data":"ff"}', connection_data = '{"kept":true}' WHERE raw_ingestion_message_id = $1`, [
+      ok.body.rawIngestionMessageId,
+    ]);
+    expect(await mappingOf(ok.body.rawIngestionMessageId)).toEqual({ rawPayload: { encoding: 'hex', data: 'ff' }, connectionData: { kept: true } });
     const bad = await ingest('/v1/ingestion/http', tenantToken, { devEui: '12', payload: { encoding: 'hex', data: 'xyz' }, extra: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(['body.devEui', 'body.extra', 'body.payload.data']);

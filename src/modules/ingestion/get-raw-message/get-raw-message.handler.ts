@@ -2,6 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { RawIngestionMessageEntity } from '../persistence/raw-ingestion-message.entity';
+import { withStoredMapping } from '../persistence/stored-mapping';
 import { bodyOf, RawMessageDetailResponse, RawMessageResponse } from '../dto/raw-message.response.dto';
 import { GetRawMessageQuery } from './get-raw-message.query';
 import { utcDateTimeOf } from '../../../shared/validation/time-window';
@@ -29,11 +30,17 @@ export class GetRawMessageHandler implements IQueryHandler<GetRawMessageQuery, R
         tenantId: row.tenantId,
         metadata: { source: row.source, sizeBytes: row.sizeBytes },
       });
+      const mapping = withStoredMapping({
+        source: row.source,
+        raw_payload: row.rawPayload,
+        connection_data: row.connectionData,
+        mapped_body: row.rawPayload === null && row.devEui !== null ? row.body : null,
+      });
       return {
         ...RawMessageResponse.of(row),
         body: bodyOf(row.contentType, row.body),
-        rawPayload: row.rawPayload,
-        connectionData: row.connectionData,
+        rawPayload: mapping.raw_payload,
+        connectionData: mapping.connection_data,
       };
     });
   }

@@ -4,6 +4,7 @@ import { preparedQuery } from '../../../shared/database/prepared-query';
 import { timeOrderedId } from '../../../shared/database/time-ordered-id';
 import { DependencyFailureError } from '../../../shared/errors/domain-error';
 import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
+import { storesMappingColumns } from '../persistence/stored-mapping';
 import { dedupClaimSql, DedupHolder, dedupMapKey } from './deduplication';
 
 /** Everything stored for one request; `id` and `receivedAt` are assigned by the writer. */
@@ -17,6 +18,7 @@ export interface RawMessageInput {
   dedupKey: string | null;
   devEui: string | null;
   observedAt: Date | null;
+  /** The mapping: stored in columns only for a source whose mapping cannot be redone from the body (storesMappingColumns). */
   rawPayload: { encoding: string; data: string } | null;
   connectionData: Record<string, unknown> | null;
   /** The ingest request's correlation id, handed on to the executions the message causes. */
@@ -197,8 +199,8 @@ export class RawMessageWriter {
         input.dedupKey,
         input.devEui,
         input.observedAt?.toISOString() ?? null,
-        input.rawPayload === null ? null : JSON.stringify(input.rawPayload),
-        input.connectionData === null ? null : JSON.stringify(input.connectionData),
+        input.rawPayload === null || !storesMappingColumns(input.source) ? null : JSON.stringify(input.rawPayload),
+        input.connectionData === null || !storesMappingColumns(input.source) ? null : JSON.stringify(input.connectionData),
         input.correlationId,
         input.contentType,
         input.body,

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { storedMappingColumns, type StoredMappingRow, withStoredMapping } from './stored-mapping';
 
 /** The columns of a pinned message a fixture input is derived from. */
-export interface PinnedRawMessage {
+export interface PinnedRawMessage extends StoredMappingRow {
   raw_ingestion_message_id: string;
   received_at: Date;
   observed_at: Date | null;
-  raw_payload: { encoding: string; data: string } | null;
-  connection_data: Record<string, unknown> | null;
   correlation_id: string | null;
   device_id: string;
 }
@@ -31,7 +30,7 @@ export class RawMessagePins {
   }
 
   /**
-   * Pins the message received at `receivedAt` (RFC 3339) with this id if it has a payload and was routed to a device
+   * Pins the message received at `receivedAt` (RFC 3339) with this id if it was mapped and routed to a device
    * of `deviceTypeId` in `tenantId`, and returns it; null (nothing pinned) otherwise.
    */
   async pin(manager: EntityManager, message: { rawIngestionMessageId: string; receivedAt: string; tenantId: string; deviceTypeId: string }): Promise<PinnedRawMessage | null> {
@@ -40,14 +39,14 @@ export class RawMessagePins {
       `WITH pinned AS (
          UPDATE raw_ingestion_messages r SET pinned = true
            FROM devices d
-          WHERE r.raw_ingestion_message_id = $1 AND r.received_at = $2::timestamptz AND r.raw_payload IS NOT NULL
+          WHERE r.raw_ingestion_message_id = $1 AND r.received_at = $2::timestamptz AND r.dev_eui IS NOT NULL
             AND d.device_id = r.device_id AND d.tenant_id = $3 AND d.device_type_id = $4
-          RETURNING r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id, r.device_id)
+          RETURNING r.raw_ingestion_message_id, r.received_at, r.observed_at, ${storedMappingColumns('r')}, r.correlation_id, r.device_id)
        SELECT * FROM pinned`,
       // RFC 3339 allows a lower-case `t` and `z`; PostgreSQL reads the upper-case form at full precision.
       [message.rawIngestionMessageId, message.receivedAt.toUpperCase(), message.tenantId, message.deviceTypeId],
     );
-    return row ?? null;
+    return row ? withStoredMapping(row) : null;
   }
 
   /** Sets whether the (locked) message is pinned: exactly while something still references it. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { storedMappingColumns, StoredMappingRow, withStoredMapping } from './stored-mapping';
 
 /** A stored raw message as a script's dry run reads it: what was mapped from the request, never its body. */
 export interface StoredRawMessage {
@@ -19,23 +20,17 @@ export interface StoredRawMessage {
  */
 @Injectable()
 export class RawMessageReader {
-  async find(manager: EntityManager, rawIngestionMessageId: string): Promise<StoredRawMessage | null> {
-    const [row] = await manager.query<
-      {
-        tenant_id: string | null;
-        device_id: string | null;
-        received_at: Date;
-        observed_at: Date | null;
-        raw_payload: { encoding: string; data: string } | null;
-        connection_data: Record<string, unknown> | null;
-        correlation_id: string | null;
-      }[]
+  /** The message with this id (and receipt time, when given: the message an execution names). */
+  async find(manager: EntityManager, rawIngestionMessageId: string, receivedAt?: Date): Promise<StoredRawMessage | null> {
+    const [found] = await manager.query<
+      (StoredMappingRow & { tenant_id: string | null; device_id: string | null; received_at: Date; observed_at: Date | null; correlation_id: string | null })[]
     >(
-      `SELECT tenant_id, device_id, received_at, observed_at, raw_payload, connection_data, correlation_id
-         FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1`,
-      [rawIngestionMessageId],
+      `SELECT r.tenant_id, r.device_id, r.received_at, r.observed_at, ${storedMappingColumns('r')}, r.correlation_id
+         FROM raw_ingestion_messages r WHERE r.raw_ingestion_message_id = $1 AND ($2::timestamptz IS NULL OR r.received_at = $2)`,
+      [rawIngestionMessageId, receivedAt ?? null],
     );
-    if (!row) return null;
+    if (!found) return null;
+    const row = withStoredMapping(found);
     return {
       rawIngestionMessageId,
       tenantId: row.tenant_id,

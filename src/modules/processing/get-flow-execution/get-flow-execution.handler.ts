@@ -4,6 +4,7 @@ import { ResourceNotFoundError } from '../../../shared/errors/domain-error';
 import type { FlowGraph } from '../../flows/engine';
 import { FlowRepository } from '../../flows';
 import { EmailDeliveryLinks } from '../../actions';
+import { RawMessageReader } from '../../ingestion';
 import { ExecutionDetailResponse, ExecutionDetailSources } from '../dto/execution.response.dto';
 import { FlowExecutionEntity } from '../persistence/flow-execution.entity';
 import { GetFlowExecutionQuery } from './get-flow-execution.query';
@@ -21,6 +22,7 @@ export class GetFlowExecutionHandler implements IQueryHandler<GetFlowExecutionQu
     private readonly dataSource: DataSource,
     private readonly flows: FlowRepository,
     private readonly deliveryLinks: EmailDeliveryLinks,
+    private readonly rawMessages: RawMessageReader,
   ) {}
 
   async execute({ caller, flowId, flowExecutionId }: GetFlowExecutionQuery): Promise<ExecutionDetailResponse> {
@@ -36,11 +38,8 @@ export class GetFlowExecutionHandler implements IQueryHandler<GetFlowExecutionQu
     const [version] = await this.dataSource.query<{ graph: FlowGraph }[]>(`SELECT graph FROM flow_versions WHERE flow_version_id = $1`, [row.flowVersionId]);
     let raw: ExecutionDetailSources['raw'] = null;
     if (row.rawIngestionMessageId !== null) {
-      const [message] = await this.dataSource.query<{ raw_payload: { encoding: string; data: string } | null; connection_data: Record<string, unknown> | null }[]>(
-        `SELECT raw_payload, connection_data FROM raw_ingestion_messages WHERE raw_ingestion_message_id = $1 AND received_at = $2`,
-        [row.rawIngestionMessageId, row.rawReceivedAt],
-      );
-      if (message) raw = { rawPayload: message.raw_payload, connectionData: message.connection_data };
+      const message = await this.rawMessages.find(this.dataSource.manager, row.rawIngestionMessageId, row.rawReceivedAt);
+      if (message) raw = { rawPayload: message.rawPayload, connectionData: message.connectionData };
     }
     const deliveries = row.mode === 'live' ? await this.deliveryLinks.forExecution(this.dataSource.manager, flowExecutionId) : [];
     return ExecutionDetailResponse.detail(row, { deviceTypeId: flow.deviceTypeId, raw, nodes: version?.graph.nodes ?? [], deliveries });

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../../../shared/errors/classify-error';
 import { AppConfig } from '../../../config/app-config';
 import { recordDevicesLastSeen } from '../../devices';
 import { DebugCaptureStore } from '../../flows';
-import { RawMessageOutcome, RawMessageOutcomes, RawMessageWriter } from '../../ingestion';
+import { RawMessageOutcome, RawMessageOutcomes, RawMessageWriter, withStoredMapping } from '../../ingestion';
 import { SandboxUnavailableError, storedUplinkOf, type JsonObject } from '../../flows/engine';
 import { MessageOutcome, PreparedFlowVersion, RoutedDevice, StoredUplinkProcessor } from '../run/stored-uplink-processor';
 import { INGESTION_PROCESSED_TOTAL } from '../run/processing-metrics';
@@ -259,7 +259,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
         const outcomes: MessageOutcome[] = [];
         for (const { row, decision } of items) {
           const version = prepared.get(decision.flowVersionId)!;
-          const message = storedUplinkOf(row);
+          const message = storedUplinkOf(withStoredMapping(row));
           const params = parameters.get(decision.flowVersionId)?.get(decision.device.deviceId) ?? {};
           outcomes.push(await this.runner.run(version, message, decision.device, params, 'live'));
         }

@@ -1,9 +1,10 @@
 import { fieldContractVersionSql } from '../../device-types';
-import type { StoredUplinkRow } from '../../flows/engine';
+import type { JsonObject, StoredUplinkRow } from '../../flows/engine';
+import { storedMappingColumns, type StoredMappingRow } from '../../ingestion';
 import type { RoutedDevice } from '../run/message-outcome';
 
 /** A claimed pending raw message. `tenant_id` is the delivering credential's tenant (null: platform credential, MQTT). */
-export interface ClaimedRow extends StoredUplinkRow {
+export interface ClaimedRow extends StoredUplinkRow, StoredMappingRow<JsonObject> {
   tenant_id: string | null;
   dev_eui: string | null;
   /** An earlier message of the same devEui is pending outside this claim: run it later, after that one. */
@@ -25,8 +26,7 @@ export const CLAIM_SQL = `
      LIMIT $1
        FOR UPDATE SKIP LOCKED
   )
-  SELECT r.raw_ingestion_message_id, r.received_at, r.tenant_id, r.dev_eui, r.observed_at, r.raw_payload,
-         r.connection_data, r.correlation_id,
+  SELECT r.raw_ingestion_message_id, r.received_at, r.tenant_id, r.dev_eui, r.observed_at, ${storedMappingColumns('r')}, r.correlation_id,
          c.dev_eui IS NOT NULL AND EXISTS (
            SELECT 1 FROM raw_message_queue e
             WHERE e.dev_eui = c.dev_eui AND e.receipt_seq < c.receipt_seq

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { storedUplinkOf, type StoredUplinkRow } from '../../flows/engine';
+import { storedUplinkOf, type JsonObject, type StoredUplinkRow } from '../../flows/engine';
+import { storedMappingColumns, withStoredMapping, type StoredMappingRow } from '../../ingestion';
 import type { RoutedDevice, StoredUplink } from '../run/message-outcome';
 import type { FlowReplayEntity, ReplayPosition } from '../persistence/flow-replay.entity';
 
@@ -10,7 +11,7 @@ export interface ReplayMessage {
   position: ReplayPosition;
 }
 
-interface ReplayRow extends StoredUplinkRow {
+interface ReplayRow extends StoredUplinkRow, StoredMappingRow<JsonObject> {
   /** Text with milliseconds: the position compares exactly. */
   observed_text: string;
   received_text: string;
@@ -29,7 +30,7 @@ const MAX_SPAN_MS = 32 * 24 * HOUR_MS;
 /** A message's observedAt: the one it carried, else its receipt time (as the flow run sees it). */
 const OBSERVED = 'coalesce(r.observed_at, r.received_at)';
 
-const RAW_COLUMNS = `x.raw_ingestion_message_id, x.received_at, x.observed_at, x.raw_payload, x.connection_data, x.correlation_id,
+const RAW_COLUMNS = `x.raw_ingestion_message_id, x.received_at, x.observed_at, ${storedMappingColumns('x')}, x.correlation_id,
                      x.tenant_id, x.processing_status`;
 
 /**
@@ -53,7 +54,7 @@ const SELECTION = `
      AND r.tenant_id = $1 AND r.processing_status IN ('processed', 'skipped')`;
 
 const BATCH_SQL = `
-  SELECT r.raw_ingestion_message_id, r.received_at, r.observed_at, r.raw_payload, r.connection_data, r.correlation_id,
+  SELECT r.raw_ingestion_message_id, r.received_at, r.observed_at, r.source, r.raw_payload, r.connection_data, r.mapped_body, r.correlation_id,
          to_char(${OBSERVED} AT TIME ZONE 'UTC', ${MS_TEXT}) AS observed_text,
          to_char(r.received_at AT TIME ZONE 'UTC', ${MS_TEXT}) AS received_text,
          d.device_id, d.tenant_id, d.device_type_id, d.dev_eui, d.name, d.metadata
@@ -116,7 +117,7 @@ export class ReplayMessageReader {
 
 function toMessage(row: ReplayRow): ReplayMessage {
   return {
-    uplink: storedUplinkOf(row),
+    uplink: storedUplinkOf(withStoredMapping(row)),
     device: { deviceId: row.device_id, tenantId: row.tenant_id, deviceTypeId: row.device_type_id, devEui: row.dev_eui, name: row.name, metadata: row.metadata },
     position: { observedAt: row.observed_text, receivedAt: row.received_text, rawIngestionMessageId: row.raw_ingestion_message_id },
   };
