@@ -220,6 +220,34 @@ describe('authorization cache across replicas', () => {
     expect(await msUntil(b, session, path, 404)).toBeLessThan(1000);
   });
 
+  it('an ingestion token: answered from the cache, refused at once by the replica that revoked it and within one second by the other', async () => {
+    const created = await call(a, admin, `/v1/tenants/${tenantNumber}/ingestion-credentials`, 'POST', { name: 'Cached token' });
+    expect(created.status).toBe(201);
+    const { ingestionCredentialId, token } = (await created.json()) as { ingestionCredentialId: string; token: string };
+    const ingest = async (replica: Replica): Promise<number> => {
+      const res = await fetch(`${replica.url}/v1/ingestion/http`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ devEui: '0A0B0C0D0E0F1011', payload: { encoding: 'hex', data: '01' } }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    for (const replica of [a, b, c]) expect(await ingest(replica)).toBe(202);
+    // Revoked around the service (no notification): the caching replicas still accept the token, C does not.
+    await db.query(`UPDATE ingestion_credentials SET status = 'revoked', revoked_at = clock_timestamp() WHERE ingestion_credential_id = $1`, [ingestionCredentialId]);
+    expect(await ingest(c)).toBe(401);
+    expect(await ingest(a)).toBe(202);
+    expect(await ingest(b)).toBe(202);
+    // Revoked through the API on A (the row made active again first, so the revoke itself is accepted).
+    await db.query(`UPDATE ingestion_credentials SET status = 'active', revoked_at = NULL WHERE ingestion_credential_id = $1`, [ingestionCredentialId]);
+    expect((await call(a, admin, `/v1/ingestion-credentials/${ingestionCredentialId}/revoke`, 'POST')).status).toBe(200);
+    expect(await ingest(a)).toBe(401);
+    const started = Date.now();
+    while ((await ingest(b)) !== 401 && Date.now() - started < 3000) await new Promise((done) => setTimeout(done, 20));
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('with its LISTEN connection cut a replica bypasses its cache (revocations refused at once), and caches again once reconnected', async () => {
     const { username } = await seedMember();
     const [revokedByApi, revokedInDatabase] = [await login(a, username), await login(a, username)];

@@ -9,14 +9,15 @@ import { ShutdownState } from '../lifecycle/shutdown-state';
 export const AUTH_CACHE_CHANNEL = 'uplink_auth_cache';
 
 /**
- * What a change touched. Every entry cached for one of the named sessions, users or tenants is dropped:
- * `sessionId` a session; `userId` the user's sessions and the user's grants in every tenant; `tenantId` the tenant
- * row and every user's grants in that tenant.
+ * What a change touched. Every entry cached for one of the named sessions, users, tenants or ingestion credentials
+ * is dropped: `sessionId` a session; `userId` the user's sessions and the user's grants in every tenant; `tenantId`
+ * the tenant row and every user's grants in that tenant; `ingestionCredentialId` the credential its token names.
  */
 export interface AuthChange {
   sessionId?: string;
   userId?: string;
   tenantId?: string;
+  ingestionCredentialId?: string;
 }
 
 interface Entry {
@@ -38,10 +39,12 @@ export const tagsOf = (change: AuthChange): string[] => [
   ...(change.sessionId ? [`session:${change.sessionId}`] : []),
   ...(change.userId ? [`user:${change.userId}`] : []),
   ...(change.tenantId ? [`tenant:${change.tenantId}`] : []),
+  ...(change.ingestionCredentialId ? [`ingestion-credential:${change.ingestionCredentialId}`] : []),
 ];
 
 /**
- * The in-process cache of authorization state (sessions, effective grants, tenant rows) and its invalidation.
+ * The in-process cache of authorization state (sessions, effective grants, tenant rows, the ingestion credential
+ * of a token) and its invalidation.
  *
  * An entry is used only while it is younger than `AUTH_CACHE_TTL_MS` and the replica's LISTEN connection is up:
  * whenever that connection is down the cache is bypassed (every request reads the database), and after it has

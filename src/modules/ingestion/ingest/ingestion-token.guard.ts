@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
+import { AuthCache, tagsOf } from '../../../shared/auth/auth-cache';
 import { AuthenticationFailedError } from '../../../shared/errors/domain-error';
 import { TOKEN_PATTERN, tokenHash } from '../domain/ingestion-token';
 
@@ -33,11 +34,15 @@ interface Lookup {
 }
 
 /**
- * Authenticates ingestion requests by their own bearer token (`uit_...`), before the body is read. The token is
- * looked up by its SHA-256 for every request (never cached), so a revoked credential is refused by every replica
- * on its next request. Concurrent requests share lookups: one statement at a time reads every hash that is
- * waiting, and a request arriving while a statement is in flight waits for the next one, so each request is
- * answered from a read that started after it arrived. `lastUsedAt` is coalesced: at most one write per credential
+ * Authenticates ingestion requests by their own bearer token (`uit_...`), before the body is read. The token's
+ * credential is found by the token's SHA-256 in the authorization cache (AuthCache: an active credential only, for
+ * at most AUTH_CACHE_TTL_MS), else in the database. A revoke invalidates it like any change of authorization state:
+ * the replica that revoked refuses the token's next request, the others once the revoke's notification reaches
+ * them (well under a second), and a replica whose notifications are down reads the database for every request.
+ * A network server sends every uplink with the same token, so under load this saves a database read per request.
+ * Concurrent requests that miss share lookups: one statement at a time reads every hash that is waiting, and a
+ * request arriving while a statement is in flight waits for the next one, so each request is answered from a read
+ * that started after it arrived. Unknown tokens are never cached. `lastUsedAt` is coalesced: at most one write per credential
  * a minute per replica, and the UPDATE itself skips rows touched within the minute by another replica. Used by
  * IngestionTokenGuard (the routes through Nest) and by the webhook fast path alike.
  */
@@ -48,17 +53,28 @@ export class IngestionAuthenticator {
   private waiting: Lookup[] = [];
   private looking = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cache: AuthCache,
+  ) {}
 
   /** The caller of an `Authorization` header value; AuthenticationFailedError (401) when there is none or it is not active. */
   async authenticate(header: string | undefined): Promise<IngestionCaller> {
     if (!header) throw new AuthenticationFailedError('missing_token', 'An ingestion token is required: Authorization: Bearer uit_...');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
     if (!match || !TOKEN_PATTERN.test(match[1]!)) throw invalid();
-    const row = await this.lookup(tokenHash(match[1]!));
-    if (!row || row.status !== 'active') throw invalid();
-    this.touch(row.ingestion_credential_id);
-    return { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
+    const hash = tokenHash(match[1]!);
+    const key = `ingestion-token:${hash.toString('hex')}`;
+    let caller = this.cache.get<IngestionCaller>(key);
+    if (!caller) {
+      const mark = this.cache.mark();
+      const row = await this.lookup(hash);
+      if (!row || row.status !== 'active') throw invalid();
+      caller = { credentialId: row.ingestion_credential_id, tenantId: row.tenant_id };
+      this.cache.set(mark, key, caller, tagsOf({ ingestionCredentialId: caller.credentialId }));
+    }
+    this.touch(caller.credentialId);
+    return caller;
   }
 
   private lookup(hash: Buffer): Promise<CredentialRow | undefined> {

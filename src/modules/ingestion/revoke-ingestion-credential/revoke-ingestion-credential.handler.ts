@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthCache } from '../../../shared/auth/auth-cache';
 import { ConflictError } from '../../../shared/errors/domain-error';
 import { UnitOfWork } from '../../../shared/events/unit-of-work';
 import { IngestionCredentialEntity } from '../persistence/ingestion-credential.entity';
@@ -7,14 +8,16 @@ import { IngestionCredentialReader } from '../persistence/ingestion-credential.r
 import { RevokeIngestionCredentialCommand } from './revoke-ingestion-credential.command';
 
 /**
- * `active` -> `revoked`, terminal. Credentials are never cached: every replica reads the status on each
- * ingestion request, so the next request with the token is refused.
+ * `active` -> `revoked`, terminal. The revoke invalidates the credential in the authorization cache within its
+ * transaction: this replica refuses the token's next request, every other one once the commit's notification
+ * reaches it.
  */
 @CommandHandler(RevokeIngestionCredentialCommand)
 export class RevokeIngestionCredentialHandler implements ICommandHandler<RevokeIngestionCredentialCommand, IngestionCredentialResponse> {
   constructor(
     private readonly reader: IngestionCredentialReader,
     private readonly unitOfWork: UnitOfWork,
+    private readonly authCache: AuthCache,
   ) {}
 
   async execute({ caller, credentialId }: RevokeIngestionCredentialCommand): Promise<IngestionCredentialResponse> {
@@ -31,6 +34,7 @@ export class RevokeIngestionCredentialHandler implements ICommandHandler<RevokeI
         `UPDATE ingestion_credentials SET status = 'revoked', revoked_at = clock_timestamp() WHERE ingestion_credential_id = $1`,
         [credentialId],
       );
+      await this.authCache.invalidate(tx.manager, { ingestionCredentialId: credentialId });
       const credential = await tx.manager.findOneByOrFail(IngestionCredentialEntity, { ingestionCredentialId: credentialId });
       await tx.audit({
         eventType: 'ingestion_credential.revoked',
