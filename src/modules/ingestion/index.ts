@@ -10,5 +10,5 @@ export type { RawMessageOutcome } from './persistence/raw-message-outcomes';
 export { RawMessagePins } from './persistence/raw-message-pins';
 export { RawMessageReader } from './persistence/raw-message-reader';
 export type { StoredRawMessage } from './persistence/raw-message-reader';
-export { storedMappingColumns, withStoredMapping } from './persistence/stored-mapping';
+export { storedMappingColumns, storedMappingOutputs, withStoredMapping } from './persistence/stored-mapping';
 export type { StoredMappingRow } from './persistence/stored-mapping';

@@ -34,7 +34,8 @@ export class GetRawMessageHandler implements IQueryHandler<GetRawMessageQuery, R
         source: row.source,
         raw_payload: row.rawPayload,
         connection_data: row.connectionData,
-        mapped_body: row.rawPayload === null && row.devEui !== null ? row.body : null,
+        // As storedMappingColumns selects it: the body of a mapped message (one with a devEui).
+        mapped_body: row.devEui !== null ? row.body : null,
       });
       return {
         ...RawMessageResponse.of(row),

@@ -188,6 +188,7 @@ export class RawMessageWriter {
     ];
     const tuples = rows.map(({ id, input }, index) => {
       const base = params.length;
+      const mappingColumns = storesMappingColumns(input.source);
       params.push(
         id,
         input.receivedAt.toISOString(),
@@ -199,8 +200,8 @@ export class RawMessageWriter {
         input.dedupKey,
         input.devEui,
         input.observedAt?.toISOString() ?? null,
-        input.rawPayload === null || !storesMappingColumns(input.source) ? null : JSON.stringify(input.rawPayload),
-        input.connectionData === null || !storesMappingColumns(input.source) ? null : JSON.stringify(input.connectionData),
+        input.rawPayload === null || !mappingColumns ? null : JSON.stringify(input.rawPayload),
+        input.connectionData === null || !mappingColumns ? null : JSON.stringify(input.connectionData),
         input.correlationId,
         input.contentType,
         input.body,

@@ -26,6 +26,9 @@ export const storedMappingColumns = (alias: string): string =>
   `${alias}.source, ${alias}.raw_payload, ${alias}.connection_data,
    CASE WHEN ${alias}.raw_payload IS NULL AND ${alias}.dev_eui IS NOT NULL THEN ${alias}.body END AS mapped_body`;
 
+/** The same columns passed on by a query over a subquery `alias` that selected `storedMappingColumns`. */
+export const storedMappingOutputs = (alias: string): string => `${alias}.source, ${alias}.raw_payload, ${alias}.connection_data, ${alias}.mapped_body`;
+
 /** `C`: the type a reader gives connection data (an object of JSON values). */
 export interface StoredMappingRow<C extends object = Record<string, unknown>> {
   source: IngestSource;

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { storedUplinkOf, type JsonObject, type StoredUplinkRow } from '../../flows/engine';
-import { storedMappingColumns, withStoredMapping, type StoredMappingRow } from '../../ingestion';
+import { storedMappingColumns, storedMappingOutputs, withStoredMapping, type StoredMappingRow } from '../../ingestion';
 import type { RoutedDevice, StoredUplink } from '../run/message-outcome';
 import type { FlowReplayEntity, ReplayPosition } from '../persistence/flow-replay.entity';
 
@@ -54,7 +54,7 @@ const SELECTION = `
      AND r.tenant_id = $1 AND r.processing_status IN ('processed', 'skipped')`;
 
 const BATCH_SQL = `
-  SELECT r.raw_ingestion_message_id, r.received_at, r.observed_at, r.source, r.raw_payload, r.connection_data, r.mapped_body, r.correlation_id,
+  SELECT r.raw_ingestion_message_id, r.received_at, r.observed_at, ${storedMappingOutputs('r')}, r.correlation_id,
          to_char(${OBSERVED} AT TIME ZONE 'UTC', ${MS_TEXT}) AS observed_text,
          to_char(r.received_at AT TIME ZONE 'UTC', ${MS_TEXT}) AS received_text,
          d.device_id, d.tenant_id, d.device_type_id, d.dev_eui, d.name, d.metadata
