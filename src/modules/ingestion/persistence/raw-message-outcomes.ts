@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { plainArrayLiteral } from '../../../shared/database/array-literal';
 
 /** What processing decided for one pending raw message (`pending` -> one of these, once). */
 export interface RawMessageOutcome {
@@ -32,12 +33,12 @@ export class RawMessageOutcomes {
               AS u(id, status, reason, device_id, tenant_id, flow_execution_id)
         WHERE r.raw_ingestion_message_id = u.id`,
       [
-        outcomes.map((u) => u.rawIngestionMessageId),
+        plainArrayLiteral(outcomes.map((u) => u.rawIngestionMessageId)),
         outcomes.map((u) => u.status),
         outcomes.map((u) => u.reason),
-        outcomes.map((u) => u.deviceId),
-        outcomes.map((u) => u.tenantId),
-        outcomes.map((u) => u.flowExecutionId),
+        plainArrayLiteral(outcomes.map((u) => u.deviceId)),
+        plainArrayLiteral(outcomes.map((u) => u.tenantId)),
+        plainArrayLiteral(outcomes.map((u) => u.flowExecutionId)),
       ],
     );
   }

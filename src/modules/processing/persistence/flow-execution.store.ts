@@ -87,10 +87,8 @@ export class FlowExecutionStore {
     const current: TelemetryRow[] = [];
     const series: TelemetryRow[] = [];
     for (const outcome of outcomes) {
-      const { deviceId } = outcome.device;
-      const base = { deviceId, observedAt: outcome.message.observedAt, rawReceivedAt: outcome.message.receivedAt };
-      for (const [key, value] of Object.entries(outcome.result.current)) current.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
-      for (const [key, value] of Object.entries(outcome.result.timeseries)) series.push({ ...base, fieldNo: fieldNoOf(outcome, key), value: value as TelemetryRow['value'] });
+      collectRows(current, outcome, outcome.result.current);
+      collectRows(series, outcome, outcome.result.timeseries);
     }
     await this.telemetry.writeMeasurements(manager, series, { replay: mode === 'replay' });
     await this.telemetry.writeCurrentValues(manager, current);
@@ -153,6 +151,15 @@ export class FlowExecutionStore {
 function hasKeys(value: object): boolean {
   for (const _ in value) return true;
   return false;
+}
+
+/** One telemetry row per value of `values`; the rows share the message's Date objects. */
+function collectRows(into: TelemetryRow[], outcome: MessageOutcome, values: Readonly<Record<string, unknown>>): void {
+  const { deviceId } = outcome.device;
+  const { observedAt, receivedAt } = outcome.message;
+  for (const key of Object.keys(values)) {
+    into.push({ deviceId, fieldNo: fieldNoOf(outcome, key), observedAt, rawReceivedAt: receivedAt, value: values[key] as TelemetryRow['value'] });
+  }
 }
 
 function fieldNoOf(outcome: MessageOutcome, key: string): number {

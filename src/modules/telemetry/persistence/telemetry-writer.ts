@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { plainArrayLiteral } from '../../../shared/database/array-literal';
 import { FieldContract, fieldContractVersionSql, FieldContractReader } from '../../device-types';
 import { jsonText, TelemetryValue } from '../domain/check-value';
 
@@ -160,13 +161,13 @@ export class TelemetryWriter {
       const contracts = await this.contracts.ofFieldNos(fieldNos, manager);
       const fields = fieldsWithTarget(contracts, new Set(fieldNos), target);
       const [result] = (await manager.query(sql, [
-        columns.deviceIds,
-        columns.fieldNos,
-        columns.observedAt,
-        columns.rawReceivedAt,
-        columns.numbers,
+        plainArrayLiteral(columns.deviceIds),
+        plainArrayLiteral(columns.fieldNos),
+        plainArrayLiteral(columns.observedAt),
+        plainArrayLiteral(columns.rawReceivedAt),
+        plainArrayLiteral(columns.numbers),
         columns.json,
-        [...new Set(columns.deviceIds)],
+        plainArrayLiteral([...new Set(columns.deviceIds)]),
         fields.fieldNos,
         fields.deviceTypeIds,
         fields.schemaRefs,
@@ -230,15 +231,26 @@ function dedupe(
 
 function toColumns(rows: readonly TelemetryRow[]): Columns {
   const columns: Columns = { deviceIds: [], fieldNos: [], observedAt: [], rawReceivedAt: [], numbers: [], json: [] };
+  // The rows of one message share its two Date objects: each is checked and turned into text once.
+  let observed: Date | null = null;
+  let received: Date | null = null;
+  let observedText = '';
+  let receivedText = '';
   for (const row of rows) {
     if (!Number.isInteger(row.fieldNo)) throw new TelemetryWriteRefusedError(`fieldNo ${String(row.fieldNo)} is not an integer`);
-    if (!isInstant(row.observedAt) || !isInstant(row.rawReceivedAt)) {
-      throw new TelemetryWriteRefusedError(`A row of device ${row.deviceId} has an invalid observedAt or rawReceivedAt`);
+    if (row.observedAt !== observed || row.rawReceivedAt !== received) {
+      if (!isInstant(row.observedAt) || !isInstant(row.rawReceivedAt)) {
+        throw new TelemetryWriteRefusedError(`A row of device ${row.deviceId} has an invalid observedAt or rawReceivedAt`);
+      }
+      if (row.observedAt !== observed) observedText = row.observedAt.toISOString();
+      if (row.rawReceivedAt !== received) receivedText = row.rawReceivedAt.toISOString();
+      observed = row.observedAt;
+      received = row.rawReceivedAt;
     }
     columns.deviceIds.push(row.deviceId);
     columns.fieldNos.push(row.fieldNo);
-    columns.observedAt.push(row.observedAt.toISOString());
-    columns.rawReceivedAt.push(row.rawReceivedAt.toISOString());
+    columns.observedAt.push(observedText);
+    columns.rawReceivedAt.push(receivedText);
     if (typeof row.value === 'number') {
       // PostgreSQL would store NaN and ±Infinity happily, and every aggregate over them would be wrong.
       if (!Number.isFinite(row.value)) throw new TelemetryWriteRefusedError(`Field ${row.fieldNo} of device ${row.deviceId}: ${row.value} is not finite`);
