@@ -87,6 +87,19 @@ function readFailure(error: unknown, encoding: string): DomainError {
   return ValidationFailedError.single('body', 'json', 'The request body could not be read.');
 }
 
+/**
+ * The value of a body that parseJsonBody accepted when it arrived (a stored message's body, read again): the same
+ * decoding and parse, without the depth and content checks it passed then. Null when it does not parse.
+ */
+export function reparseAcceptedBody(bytes: Buffer): { value: unknown } | null {
+  try {
+    const text = utf8.decode(bytes);
+    return { value: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  } catch {
+    return null;
+  }
+}
+
 /** UTF-8 bytes -> bounded-depth JSON -> storable strings, or the 400 that says which step failed. */
 export function parseJsonBody(raw: unknown): { value: unknown } | DomainError {
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);

@@ -1,5 +1,4 @@
-import { DomainError } from '../../../shared/errors/domain-error';
-import { parseJsonBody } from '../../../shared/http/json-body.middleware';
+import { reparseAcceptedBody } from '../../../shared/http/json-body.middleware';
 import { mapChirpStackUp, mapHttpUplink, mapTtsMessage, type MapResult } from '../ingest/uplink-mapping';
 import type { IngestSource } from './raw-ingestion-message.entity';
 
@@ -45,8 +44,9 @@ export interface StoredMappingRow<C extends object = Record<string, unknown>> {
 export function withStoredMapping<T extends StoredMappingRow<object>>(row: T): T {
   if (row.raw_payload !== null || row.mapped_body === null) return row;
   const mapper = MAPPERS[row.source];
-  const parsed = parseJsonBody(row.mapped_body);
-  const result = mapper && !(parsed instanceof DomainError) ? mapper(parsed.value) : null;
+  // Only a body that passed every input check when it arrived is stored as a mapped message.
+  const parsed = reparseAcceptedBody(row.mapped_body);
+  const result = mapper && parsed ? mapper(parsed.value) : null;
   if (result?.kind === 'uplink') {
     row.raw_payload = result.uplink.rawPayload;
     row.connection_data = result.uplink.connectionData as T['connection_data'];
