@@ -17,13 +17,14 @@ import { answerClientErrors } from './shared/http/client-error';
 import { keepConnectionsAlive } from './shared/http/keep-alive';
 import { setupConsole } from './console/serve-console';
 import { IngestFastPath } from './modules/ingestion';
+import { ExpressObjectsAdapter } from './shared/http/express-objects-adapter';
 
 /**
  * Builds the fully configured application (used by main.ts, the e2e tests and the benchmark), so tests exercise
  * exactly the production pipeline.
  */
 export async function createApp(config: AppConfig, extraModules: Type[] = []): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), new ExpressObjectsAdapter(), {
     bufferLogs: true,
     // Parsing is ours (JsonBodyMiddleware): JSON only, 1 MiB, failures in the error envelope.
     bodyParser: false,

@@ -55,9 +55,10 @@ export class IngestFastPath {
       }
       const request = req as Request;
       const response = res as Response;
-      // What Express's own first layer does to every request (expressInit), and the route it would match.
-      Object.setPrototypeOf(request, app.request);
-      Object.setPrototypeOf(response, app.response);
+      // What Express's own first layer does to every request (expressInit), and the route it would match. A server
+      // made by ExpressObjectsAdapter creates both objects with these prototypes already.
+      if (Object.getPrototypeOf(request) !== app.request) Object.setPrototypeOf(request, app.request);
+      if (Object.getPrototypeOf(response) !== app.response) Object.setPrototypeOf(response, app.response);
       request.res = response;
       response.req = request;
       response.locals ??= Object.create(null) as Response['locals'];
