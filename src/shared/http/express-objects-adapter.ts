@@ -9,12 +9,12 @@ type NodeConstructor = (this: object, ...args: never[]) => void;
  * response object, whose chain ends in Node's prototype), for the `IncomingMessage` / `ServerResponse` options of
  * `http.createServer`.
  */
-function bornWith(base: typeof IncomingMessage | typeof ServerResponse, prototype: object): typeof IncomingMessage {
+function bornWith<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
   const construct = function (this: object, ...args: never[]) {
     (base as unknown as NodeConstructor).apply(this, args);
   };
   construct.prototype = prototype;
-  return construct as unknown as typeof IncomingMessage;
+  return construct as unknown as T;
 }
 
 /**
@@ -28,9 +28,6 @@ export class ExpressObjectsAdapter extends ExpressAdapter {
   override initHttpServer(options: Parameters<ExpressAdapter['initHttpServer']>[0]): void {
     if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
     const app = this.getInstance<Express>();
-    this.httpServer = createServer(
-      { IncomingMessage: bornWith(IncomingMessage, app.request), ServerResponse: bornWith(ServerResponse, app.response) as unknown as typeof ServerResponse },
-      app,
-    );
+    this.httpServer = createServer({ IncomingMessage: bornWith(IncomingMessage, app.request), ServerResponse: bornWith(ServerResponse, app.response) }, app);
   }
 }
