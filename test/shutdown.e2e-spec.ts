@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { Response } from 'express';
 import { HealthController } from '../src/health/health.controller';
 import { shutdownGracefully } from '../src/lifecycle/graceful-shutdown';
@@ -27,21 +27,29 @@ function fakeResponse(): Response & { statusCode: number } {
   return res as unknown as Response & { statusCode: number };
 }
 
-async function waitUntilInFlight(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 150));
+/**
+ * Resolves once the server has parsed the request's head. A connection whose request has not been read yet counts as
+ * idle and `server.close()` closes it at once, so a fixed sleep made these tests depend on the machine's load.
+ */
+function nextRequestSeen(t: TestApp): Promise<void> {
+  const server = t.app.getHttpServer() as Server;
+  return new Promise((resolve) => server.once('request', () => resolve()));
 }
 
 describe('graceful shutdown', () => {
   let t: TestApp;
 
   afterEach(async () => {
+    // A failed expectation leaves the app running; close it so dropping the database does not cut live connections.
+    if (t.dataSource.isInitialized) await t.app.close();
     await t.database.drop();
   });
 
   it('turns readiness 503 at once, refuses new connections, lets the in-flight request finish, then closes the pool', async () => {
     t = await startTestApp({ env: { SHUTDOWN_TIMEOUT_MS: '5000' } });
+    const seen = nextRequestSeen(t);
     const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=800');
-    await waitUntilInFlight();
+    await seen;
 
     const started = Date.now();
     const shutdown = shutdownGracefully(t.app, 5000, silentLogger);
@@ -66,8 +74,9 @@ describe('graceful shutdown', () => {
 
   it('cuts requests still running when SHUTDOWN_TIMEOUT_MS runs out', async () => {
     t = await startTestApp();
+    const seen = nextRequestSeen(t);
     const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=1500');
-    await waitUntilInFlight();
+    await seen;
 
     const started = Date.now();
     await shutdownGracefully(t.app, 300, silentLogger);
