@@ -20,6 +20,9 @@ function moduleOf(url, functionName) {
   return path.split(sep).slice(-2).join('/');
 }
 
+/** Longer than any gap between two samples of a running process (the sampler takes one every millisecond or so). */
+const STOPPED_GAP_US = 1_000_000;
+
 /**
  * Self time (ms) by function and by module, idle time left out; only the samples taken within `window` (µs of the
  * monotonic clock, as `process.hrtime.bigint() / 1000n` in any process of the machine) when given.
@@ -33,6 +36,8 @@ function summarize(file, window = { from: -Infinity, to: Infinity }) {
     const delta = profile.timeDeltas[index] ?? 0;
     at += delta;
     if (at < window.from || at > window.to) return;
+    // Such a gap is a process that was stopped (SIGSTOP), not busy: it would be charged to the function it stopped in.
+    if (delta > STOPPED_GAP_US) return;
     selfMs.set(id, (selfMs.get(id) ?? 0) + delta / 1000);
   });
   const byFunction = new Map();
