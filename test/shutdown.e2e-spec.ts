@@ -28,12 +28,16 @@ function fakeResponse(): Response & { statusCode: number } {
 }
 
 /**
- * Resolves once the server has parsed the request's head. A connection whose request has not been read yet counts as
- * idle and `server.close()` closes it at once, so a fixed sleep made these tests depend on the machine's load.
+ * Sends a GET and, once the server has parsed the request's head, hands back its pending answer (wrapped, so awaiting
+ * this does not wait for the answer too). A connection whose request has not been read yet counts as idle and
+ * `server.close()` closes it at once, so a fixed sleep made these tests depend on the machine's load.
  */
-function nextRequestSeen(t: TestApp): Promise<void> {
+async function sendInFlight(t: TestApp, path: string): Promise<{ answer: ReturnType<typeof rawGet> }> {
   const server = t.app.getHttpServer() as Server;
-  return new Promise((resolve) => server.once('request', () => resolve()));
+  const seen = new Promise<void>((resolve) => server.once('request', () => resolve()));
+  const answer = rawGet(t.baseUrl, path);
+  await seen;
+  return { answer };
 }
 
 describe('graceful shutdown', () => {
@@ -47,9 +51,7 @@ describe('graceful shutdown', () => {
 
   it('turns readiness 503 at once, refuses new connections, lets the in-flight request finish, then closes the pool', async () => {
     t = await startTestApp({ env: { SHUTDOWN_TIMEOUT_MS: '5000' } });
-    const seen = nextRequestSeen(t);
-    const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=800');
-    await seen;
+    const { answer: inFlight } = await sendInFlight(t, '/v1/_probe/slow?ms=800');
 
     const started = Date.now();
     const shutdown = shutdownGracefully(t.app, 5000, silentLogger);
@@ -74,9 +76,7 @@ describe('graceful shutdown', () => {
 
   it('cuts requests still running when SHUTDOWN_TIMEOUT_MS runs out', async () => {
     t = await startTestApp();
-    const seen = nextRequestSeen(t);
-    const inFlight = rawGet(t.baseUrl, '/v1/_probe/slow?ms=1500');
-    await seen;
+    const { answer: inFlight } = await sendInFlight(t, '/v1/_probe/slow?ms=1500');
 
     const started = Date.now();
     await shutdownGracefully(t.app, 300, silentLogger);
