@@ -44,6 +44,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Where the profiles go (kept); else a temp folder, removed. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}');
+/** Extra node options of the working tree's services only (with BENCH_BASELINE=HEAD: one flag against none, side by side). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** A git revision to compare with (built from a second checkout, run alternately with the working tree). */
 const BASELINE = process.env.BENCH_BASELINE;
 /** Runs of each figure per side; alternating order. */
@@ -648,9 +650,9 @@ function baselineCheckout(rev) {
 }
 
 /** One side of the comparison: its build, its throw-away database (seeded through its own service) and its services. */
-async function prepareSide(name, root, label, profileDir) {
+async function prepareSide(name, root, label, profileDir, extraNodeArgs = []) {
   const database = await throwAwayDatabase(label);
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, label)}`] : [];
+  const nodeArgs = [...extraNodeArgs, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, label)}`] : [])];
   const side = { name, root, url: database.url, database, services: [], db: new Client({ connectionString: database.url }) };
   side.start = (env = {}) => startService(database.url, { root, env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
   side.services.push(await side.start()); // migrates the database
@@ -676,18 +678,33 @@ const plural = (n, word) => `${n} ${word}${n > 1 ? 'es' : ''}`;
  * cannot promise on a shared machine). Per slice: the 202s, the side's CPU (service processes with their sandbox
  * host; its database's PostgreSQL backends) and the change of its backlog, so processed = acknowledged + backlog
  * before - backlog after. First with processing on (one service process: end to end), then on an ingest-only
- * service (the ack path alone).
+ * service (the ack path alone) while the processing service is paused (SIGSTOP), so neither its CPU nor its
+ * statements fall into the ack path's slices; it resumes and drains the backlog afterwards.
  */
 async function slicedComparison(sides) {
   const results = [];
+  try {
+    await slicedModes(sides, results);
+  } finally {
+    for (const side of sides) process.kill(side.services[0].pid, 'SIGCONT');
+  }
+  for (const side of sides) await drained(side.db);
+  printSlices(sides, results);
+}
+
+async function slicedModes(sides, results) {
   for (const mode of ['end to end, 1 process', 'ack path alone']) {
     const parts = [];
     for (const side of sides) {
+      if (mode === 'ack path alone') {
+        await drained(side.db, 100);
+        process.kill(side.services[0].pid, 'SIGSTOP');
+      }
       const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
       const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
       const part = { side, service, posters: [poster(service.url, run.token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
       await send(part.posters, part.next, WARM_UP);
-      await drained(side.db, 100);
+      if (mode !== 'ack path alone') await drained(side.db, 100);
       parts.push(part);
     }
     for (let slice = 0; slice < SLICES; slice += 1) {
@@ -721,6 +738,9 @@ async function slicedComparison(sides) {
       });
     }
   }
+}
+
+function printSlices(sides, results) {
   log();
   log(`alternating ${SLICE_SECONDS} s slices, ${SLICES} per side, ${CONNECTIONS} connections (CPU ms per uplink: service + PostgreSQL):`);
   log(`| figure | ${sides[0].name} | ${sides[1].name} | ratio | goal |`);
@@ -735,7 +755,6 @@ async function slicedComparison(sides) {
     log(`| ${x.mode}: service / PostgreSQL CPU ms per uplink | ${x.service.toFixed(3)} / ${x.postgres.toFixed(3)} | ${y.service.toFixed(3)} / ${y.postgres.toFixed(3)} | ${ratio(x.service, y.service)} / ${ratio(x.postgres, y.postgres)} | |`);
     log(`| ${x.mode}: ack p99 ms | ${x.p99.toFixed(1)} | ${y.p99.toFixed(1)} | ${ratio(x.p99, y.p99)} | ${e2e ? 'under 50 ms' : ''} |`);
   }
-  return results;
 }
 
 /** The baseline against the working tree: every figure as the mean of its runs, and the ratio. */
@@ -787,7 +806,7 @@ async function main() {
   const sides = [];
   try {
     if (baseline) sides.push(await prepareSide(baseline.sha.startsWith(BASELINE) ? `baseline ${BASELINE}` : `baseline ${BASELINE} (${baseline.sha.slice(0, 7)})`, baseline.dir, 'ingest_base', profileDir));
-    sides.push(await prepareSide('working tree', ROOT, 'ingest', profileDir));
+    sides.push(await prepareSide(NODE_ARGS.length > 0 ? `working tree (${NODE_ARGS.join(' ')})` : 'working tree', ROOT, 'ingest', profileDir, NODE_ARGS));
     // Alternating: each round swaps which side goes first, so a machine getting busier or quieter hits both alike.
     const order = (round) => (round % 2 === 0 ? sides : [...sides].reverse());
     log(`bench:ingest: ChirpStack v4 up webhooks of ${DEVICES} devices -> custom decodeUplink codec -> 4 fields (current + time series)`);
