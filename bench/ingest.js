@@ -23,6 +23,8 @@
  * then, the order swapped each round); a last table prints both sides' means and the ratios the goals are set on.
  * PostgreSQL CPU counts the backends of the side's own database and the cluster's shared processes (WAL writer,
  * checkpointer), not other databases' backends on a shared server nor this benchmark's own connection (its backlog polls).
+ * BENCH_NODE_ARGS adds node options to the working tree's services only: with BENCH_BASELINE=HEAD it measures one
+ * option against none, side by side.
  * Prints figures; never fails on a number.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -696,12 +698,13 @@ async function slicedModes(sides, results) {
   for (const mode of ['end to end, 1 process', 'ack path alone']) {
     const parts = [];
     for (const side of sides) {
+      const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
+      // side.api is the processing service's: the credential is made before it is paused.
+      const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
       if (mode === 'ack path alone') {
         await drained(side.db, 100);
         process.kill(side.services[0].pid, 'SIGSTOP');
       }
-      const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
-      const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
       const part = { side, service, posters: [poster(service.url, run.token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
       await send(part.posters, part.next, WARM_UP);
       if (mode !== 'ack path alone') await drained(side.db, 100);
