@@ -203,6 +203,45 @@ describe('telemetry: write API, current values, measurements', () => {
     });
   });
 
+  describe('both tables in one write', () => {
+    const stored = async (device: SeededDevice) => {
+      const [{ points }] = await t.dataSource.query(`SELECT count(*)::int AS points FROM measurements WHERE device_id = $1`, [device.deviceId]);
+      const [{ current }] = await t.dataSource.query(`SELECT count(*)::int AS current FROM device_current_values WHERE device_id = $1`, [device.deviceId]);
+      return { points, current };
+    };
+
+    it('writes a row given in both lists to both tables, and each list by its own rules', async () => {
+      const device = await seedDevice(t, tenant, type);
+      const shared = row(device, 'temp', 20, 21.5);
+      const older = row(device, 'temp', 10, 20);
+      const result = await writer.writeValues(t.dataSource.manager, {
+        series: [older, shared, row(device, 'hum', 20, 40)],
+        current: [shared, older, row(device, 'flag', 20, true)],
+      });
+      // Both temp points are stored; of the two temp current values only the newest is.
+      expect(result).toEqual({ series: 3, current: 2 });
+      expect(await stored(device)).toEqual({ points: 3, current: 2 });
+      const res = await admin.get(currentPath(device));
+      const byKey = Object.fromEntries(
+        (res.body.fields as { definition: { key: string }; currentValue: unknown }[]).map((entry) => [entry.definition.key, entry.currentValue]),
+      );
+      expect(byKey).toMatchObject({ temp: 21.5, flag: true });
+      // Sent again: the point stays (an equal receipt does not replace it), the current value is rewritten as is.
+      expect(await writer.writeValues(t.dataSource.manager, { series: [shared], current: [shared] })).toEqual({ series: 0, current: 1 });
+    });
+
+    it('refuses the whole batch when one row does not fit one of its targets, naming that target', async () => {
+      const device = await seedDevice(t, tenant, type);
+      const flag = row(device, 'flag', 1, true); // current only: refused as a time series point
+      await expect(writer.writeValues(t.dataSource.manager, { series: [row(device, 'temp', 1, 5), flag], current: [flag] })).rejects.toThrow(
+        /has no timeseries field .*nothing of the batch was written/,
+      );
+      const hum = row(device, 'hum', 1, 5); // time series only: refused as a current value
+      await expect(writer.writeValues(t.dataSource.manager, { series: [hum], current: [hum] })).rejects.toThrow(/has no current field/);
+      expect(await stored(device)).toEqual({ points: 0, current: 0 });
+    });
+  });
+
   describe('raw reads', () => {
     let device: SeededDevice;
 

@@ -82,16 +82,15 @@ export class FlowExecutionStore {
     return refused;
   }
 
-  /** A replay's points replace those stored from the same raw messages (see TelemetryWriter.writeMeasurements). */
+  /**
+   * One telemetry statement for the batch. A replay's points replace those stored from the same raw messages (see
+   * TelemetryWriter.writeMeasurements).
+   */
   private async writeRows(manager: EntityManager, outcomes: readonly MessageOutcome[], mode: RunMode): Promise<void> {
     const current: TelemetryRow[] = [];
     const series: TelemetryRow[] = [];
-    for (const outcome of outcomes) {
-      collectRows(current, outcome, outcome.result.current);
-      collectRows(series, outcome, outcome.result.timeseries);
-    }
-    await this.telemetry.writeMeasurements(manager, series, { replay: mode === 'replay' });
-    await this.telemetry.writeCurrentValues(manager, current);
+    for (const outcome of outcomes) collectRows(series, current, outcome);
+    await this.telemetry.writeValues(manager, { series, current }, { replay: mode === 'replay' });
   }
 
   private async insertExecutions(manager: EntityManager, outcomes: readonly MessageOutcome[], options: StoreOptions): Promise<void> {
@@ -153,12 +152,28 @@ function hasKeys(value: object): boolean {
   return false;
 }
 
-/** One telemetry row per value of `values`; the rows share the message's Date objects. */
-function collectRows(into: TelemetryRow[], outcome: MessageOutcome, values: Readonly<Record<string, unknown>>): void {
+/**
+ * One telemetry row per time series and per current value of the outcome; the rows share the message's Date
+ * objects, and a field with the same value in both is one row object in both lists (the writer sends it once).
+ */
+function collectRows(series: TelemetryRow[], current: TelemetryRow[], outcome: MessageOutcome): void {
   const { deviceId } = outcome.device;
   const { observedAt, receivedAt } = outcome.message;
-  for (const key of Object.keys(values)) {
-    into.push({ deviceId, fieldNo: fieldNoOf(outcome, key), observedAt, rawReceivedAt: receivedAt, value: values[key] as TelemetryRow['value'] });
+  const { timeseries, current: currentValues } = outcome.result;
+  const first = series.length;
+  for (const key of Object.keys(timeseries)) {
+    series.push({ deviceId, fieldNo: fieldNoOf(outcome, key), observedAt, rawReceivedAt: receivedAt, value: timeseries[key] as TelemetryRow['value'] });
+  }
+  // Usually both outputs hold the same fields in the same order with the same values: share the rows in order.
+  let next = first;
+  for (const key of Object.keys(currentValues)) {
+    const value = currentValues[key] as TelemetryRow['value'];
+    const fieldNo = fieldNoOf(outcome, key);
+    const row = next < series.length ? series[next] : undefined;
+    if (row !== undefined && row.fieldNo === fieldNo && Object.is(row.value, value)) {
+      current.push(row);
+      next += 1;
+    } else current.push({ deviceId, fieldNo, observedAt, rawReceivedAt: receivedAt, value });
   }
 }
 
