@@ -74,12 +74,12 @@ const valuesSql = (replaces: '>' | '>=') => `
      LIMIT 1
   ),
   bad AS MATERIALIZED (
-    SELECT i.device_id, i.field_no,
-           CASE WHEN i.targets & ~coalesce(f.storage, 0) <> 0 THEN i.targets & ~coalesce(f.storage, 0) ELSE i.targets END AS targets
+    SELECT i.device_id, i.field_no, CASE WHEN m.missing <> 0 THEN m.missing ELSE i.targets END AS targets
       FROM input i
       LEFT JOIN batch_devices d ON d.device_id = i.device_id
       LEFT JOIN batch_fields f ON f.field_no = i.field_no AND f.device_type_id = d.device_type_id
-     WHERE i.targets & ~coalesce(f.storage, 0) <> 0
+     CROSS JOIN LATERAL (SELECT i.targets & ~coalesce(f.storage, 0) AS missing) m
+     WHERE m.missing <> 0
         OR NOT coalesce(CASE f.schema_ref
              WHEN 'platform://schemas/number/v1' THEN i.value_num IS NOT NULL
              WHEN 'platform://schemas/string/v1' THEN jsonb_typeof(i.value_json) = 'string'
