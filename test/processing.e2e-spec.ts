@@ -279,7 +279,7 @@ describe('live processing', () => {
     }
   });
 
-  it('keeps exactly the pending messages queued, whoever writes them, and records an outcome without rewriting the raw row', async () => {
+  it('keeps exactly the pending messages queued, whoever writes them (insert, outcome, back to pending, delete), and records an outcome without rewriting the raw row', async () => {
     const flow = await seedLiveFlow(t, admin, tenant);
     const device = await deviceFor(tenant, flow.type.deviceTypeId);
     const ids = [await ingest(tenantToken, device.devEui, 1), await ingest(tenantToken, device.devEui, 2)];
@@ -314,6 +314,16 @@ describe('live processing', () => {
                 pg_stat_get_xact_tuples_hot_updated('raw_ingestion_messages'::regclass)::int AS hot`,
       );
       expect(counts).toEqual({ updated: 1, hot: 1 });
+      // Back to pending: queued again; an update that leaves the status alone leaves the queue alone.
+      await other.query(
+        `UPDATE raw_ingestion_messages SET processing_status = 'pending', device_id = NULL, flow_execution_id = NULL WHERE raw_ingestion_message_id = $1`,
+        [id],
+      );
+      expect(await queued(id)).toBe(1);
+      await other.query(`UPDATE raw_ingestion_messages SET pinned = true, processing_status = 'pending' WHERE raw_ingestion_message_id = $1`, [id]);
+      expect(await queued(id)).toBe(1);
+      await other.query(`UPDATE raw_ingestion_messages SET processing_status = 'skipped', processing_reason = 'no_flow' WHERE raw_ingestion_message_id = $1`, [id]);
+      expect(await queued(id)).toBe(0);
       const pending = randomUUID();
       await other.query(
         `INSERT INTO raw_ingestion_messages (raw_ingestion_message_id, received_at, source, event, content_type, body, size_bytes)
