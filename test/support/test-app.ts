@@ -43,6 +43,35 @@ export interface TestAppOptions {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase({ migrated: options.migrated ?? true });
+  let app: NestExpressApplication;
+  let connectionGuard: ConnectionGuard;
+  try {
+    ({ app, connectionGuard } = await listening(database, options));
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const address = (app.getHttpServer() as Server).address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let closed = false;
+  return {
+    app,
+    http: () => request(baseUrl),
+    baseUrl,
+    dataSource: app.get(DataSource),
+    database,
+    connectionGuard,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+async function listening(database: TestDatabase, options: TestAppOptions): Promise<{ app: NestExpressApplication; connectionGuard: ConnectionGuard }> {
   const config = AppConfig.fromEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -63,23 +92,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const app = await createApp(config, [PipelineProbeModule, ...(options.extraModules ?? [])]);
   const connectionGuard = guardSecondConnections(app.get(DataSource));
-  await app.listen(options.port ?? 0, '127.0.0.1');
-  const address = (app.getHttpServer() as Server).address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let closed = false;
-  return {
-    app,
-    http: () => request(baseUrl),
-    baseUrl,
-    dataSource: app.get(DataSource),
-    database,
-    connectionGuard,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await app.close();
-      await database.drop();
-    },
-  };
+  try {
+    await app.listen(options.port ?? 0, '127.0.0.1');
+    return { app, connectionGuard };
+  } catch (error) {
+    // A start refused by a lifecycle hook (a bootstrap check) leaves the hooks that already ran running (the job
+    // worker, the authorization cache's LISTEN connection): Nest does not close such an app by itself.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
 }
