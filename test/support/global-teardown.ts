@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { clonePrefix, withAdmin } from './test-database';
 import { TEST_ADMIN_URL, TEST_TEMPLATE_DB } from './test-env';
 
 /** How long connections of the run's databases may take to go once the last file has finished. */
@@ -9,7 +10,7 @@ export default async function globalTeardown(): Promise<void> {
   const adminUrl = process.env[TEST_ADMIN_URL];
   const template = process.env[TEST_TEMPLATE_DB];
   if (!adminUrl || !template) return;
-  const leftovers = await withAdmin(adminUrl, (admin) => leftoverConnections(admin, template));
+  const leftovers = await withAdmin((admin) => leftoverConnections(admin, template));
   if (leftovers.length > 0) {
     // Printed before the cluster stops: stopping it ends those connections, and a leaked client without an
     // 'error' listener then crashes this process with nothing to say where it came from.
@@ -22,7 +23,7 @@ export default async function globalTeardown(): Promise<void> {
     const dataDir = globalThis.__UPLINK_EMBEDDED_DIR__;
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   } else {
-    await withAdmin(adminUrl, async (admin) => {
+    await withAdmin(async (admin) => {
       const clones = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [clonePattern(template)]);
       for (const { datname } of clones.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
@@ -58,17 +59,6 @@ async function leftoverConnections(admin: Client, template: string): Promise<Lef
   }
 }
 
-/** The names of the per-file clones of `template` (see createTestDatabase). */
 function clonePattern(template: string): string {
-  return `${template.replace('tpl', 't')}%`;
-}
-
-async function withAdmin<T>(url: string, work: (admin: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: url });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
-  }
+  return `${clonePrefix(template)}%`;
 }

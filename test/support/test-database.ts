@@ -9,7 +9,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function withAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of the run's admin (its `postgres` database), closed afterwards. */
+export async function withAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
   const admin = new Client({ connectionString: requireTestEnv(TEST_ADMIN_URL) });
   await admin.connect();
   try {
@@ -25,11 +26,16 @@ async function withAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
  */
 export async function createTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const template = requireTestEnv(TEST_TEMPLATE_DB);
-  const name = `${template.replace('tpl', 't')}_${randomBytes(4).toString('hex')}`;
+  const name = `${clonePrefix(template)}_${randomBytes(4).toString('hex')}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"${migrated ? ` TEMPLATE "${template}"` : ''}`));
   return {
     name,
     url: withDatabase(requireTestEnv(TEST_ADMIN_URL), name),
     drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
+}
+
+/** What the names of the per-file clones of `template` start with. */
+export function clonePrefix(template: string): string {
+  return template.replace('tpl', 't');
 }
