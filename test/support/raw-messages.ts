@@ -53,13 +53,20 @@ export async function seedRawMessage(t: TestApp, options: RawMessageOptions = {}
   return { rawIngestionMessageId, receivedAt: row!.received_at.toISOString() };
 }
 
-/** What routing does to a stored message: its tenant and device, processed. */
+/**
+ * What routing does to a stored message: its tenant and device, processed. A live worker may have claimed the
+ * message (its queue entry locked) and be about to record its own outcome on the row: the entry is locked first,
+ * in the pipeline's order, so this waits for that worker instead of deadlocking with it, and overrides its outcome.
+ */
 export async function routeRawMessage(t: TestApp, rawIngestionMessageId: string, tenantId: string, deviceId: string): Promise<void> {
-  await t.dataSource.query(
-    `UPDATE raw_ingestion_messages SET tenant_id = $2, device_id = $3, processing_status = 'processed', processing_reason = NULL
-      WHERE raw_ingestion_message_id = $1`,
-    [rawIngestionMessageId, tenantId, deviceId],
-  );
+  await t.dataSource.transaction(async (manager) => {
+    await manager.query(`SELECT 1 FROM raw_message_queue WHERE raw_ingestion_message_id = $1 FOR UPDATE`, [rawIngestionMessageId]);
+    await manager.query(
+      `UPDATE raw_ingestion_messages SET tenant_id = $2, device_id = $3, processing_status = 'processed', processing_reason = NULL
+        WHERE raw_ingestion_message_id = $1`,
+      [rawIngestionMessageId, tenantId, deviceId],
+    );
+  });
 }
 
 export const isPinned = async (t: TestApp, rawIngestionMessageId: string): Promise<boolean | undefined> =>
