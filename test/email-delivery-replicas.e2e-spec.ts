@@ -81,11 +81,10 @@ it('sends each delivery once with two workers racing over doubled send jobs, and
   // SMTP exchanges get 60 s: a timeout on a loaded machine after the server took the message would be a failed
   // attempt, and its retry a second copy (the at-least-once case, not the race this test is about).
   const env = { ...FAST, JOBS_LEASE_MS: '10000', SMTP_TIMEOUT_MS: '60000', SMTP_URL: sink.url, MAIL_FROM: 'alerts@uplink.test', PROCESSING_ENABLED: 'false' };
-  const [first, second] = await Promise.all([
-    startTestApp({ env, databaseUrl: async () => t.database.url }),
-    startTestApp({ env, databaseUrl: async () => t.database.url }),
-  ]);
-  others.push(second!);
+  const starting = [startTestApp({ env, databaseUrl: async () => t.database.url }), startTestApp({ env, databaseUrl: async () => t.database.url })];
+  // Each one that starts is closed by afterAll, even when the other fails to start.
+  for (const app of starting) void app.then((started) => others.push(started), () => undefined);
+  const [first] = await Promise.all(starting);
   // Restart mid-queue: one worker stops once a third went out; the other and a fresh one finish the queue.
   await waitUntil(() => sink.received.length >= 20, 30_000, 'a third sent');
   await first!.close();

@@ -76,8 +76,9 @@ async function listening(database: TestDatabase, options: TestAppOptions): Promi
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database) : database.url,
-    // Long enough for a starved machine to open a connection (a cut database refuses at once, whatever this is).
-    DB_CONNECT_TIMEOUT_MS: '5000',
+    // Long enough for a starved machine to open a connection (a cut database refuses at once, whatever this is):
+    // 5 s ran out in a CI run while three apps of one file started side by side on a loaded 2-core machine.
+    DB_CONNECT_TIMEOUT_MS: '15000',
     ALLOWED_ORIGINS: 'https://console.uplink.test',
     BCRYPT_COST: '4',
     REFRESH_COOKIE_SECURE: 'false',
