@@ -3,7 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { ShutdownState } from '../lifecycle/shutdown-state';
+import { reportConnectionLoss, ShutdownState } from '../lifecycle/shutdown-state';
 
 /** The PostgreSQL channel every replica listens on. */
 export const AUTH_CACHE_CHANNEL = 'uplink_auth_cache';
@@ -32,8 +32,6 @@ const MAX_ENTRIES = 50_000;
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 const HEARTBEAT_MS = 5_000;
-/** How long a connection loss waits to be judged: a stop signal that arrives with it turns it into part of the stop. */
-const CONNECTION_LOSS_GRACE_MS = 200;
 
 export const tagsOf = (change: AuthChange): string[] => [
   ...(change.sessionId ? [`session:${change.sessionId}`] : []),
@@ -178,17 +176,13 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
     return { host: options.host, port: options.port, user: options.username, password: options.password, database: options.database };
   }
 
-  /**
-   * A lost LISTEN connection is a warning, unless the service is stopping: a Ctrl-C in a terminal reaches an
-   * embedded PostgreSQL as well, which ends its connections before the service closes them. The signal and the
-   * server's message race, so the decision waits a moment.
-   */
+  /** A lost LISTEN connection is a warning, unless the service is stopping. */
   private reportLost(error: Error): void {
-    setTimeout(() => {
-      const message = `LISTEN connection lost (${error.message}); authorization cache bypassed until it is back`;
-      if (this.stopped || this.shutdown?.isShuttingDown) this.logger.debug(message);
-      else this.logger.warn(message);
-    }, CONNECTION_LOSS_GRACE_MS).unref();
+    reportConnectionLoss(
+      this.logger,
+      `LISTEN connection lost (${error.message}); authorization cache bypassed until it is back`,
+      () => this.stopped || this.shutdown?.isShuttingDown === true,
+    );
   }
 
   /** A dedicated connection (LISTEN holds it), flushed and trusted only once it listens. */

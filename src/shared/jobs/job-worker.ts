@@ -6,7 +6,7 @@ import { Client, Pool, PoolClient } from 'pg';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { ShutdownState } from '../lifecycle/shutdown-state';
+import { reportConnectionLoss, ShutdownState } from '../lifecycle/shutdown-state';
 import { JOBS_CHANNEL, JobContext, retryDelayMs } from './job';
 import { JOB_CLAIM_LATENCY, JOB_DURATION, JOBS_PROCESSED_TOTAL, JOBS_QUEUE_DEPTH } from './job-metrics';
 import { JobRegistry, RegisteredJob } from './job-registry';
@@ -28,8 +28,6 @@ const RECURRING_CHECK_MS = 30_000;
 const LISTEN_RETRY_MS = 1_000;
 const REAP_BATCH = 100;
 const MAX_ERROR_LENGTH = 4_000;
-/** How long a connection loss waits to be judged: a stop signal that arrives with it turns it into part of the stop. */
-const CONNECTION_LOSS_GRACE_MS = 200;
 
 /** The dedup key that keeps one pending or running instance of a recurring job across replicas. */
 export function recurringKey(name: string): string {
@@ -98,18 +96,9 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     return this.listener !== null;
   }
 
-  /**
-   * An idle connection of the pool was ended by the server or the network; the pool opens a new one when needed.
-   * A connection ended while the service stops is part of the stop (a Ctrl-C in a terminal reaches an embedded
-   * PostgreSQL as well, which then ends its connections first): said only at debug level. The signal and the
-   * server's message race, so the decision waits a moment.
-   */
+  /** An idle connection of the pool was ended by the server or the network; the pool opens a new one when needed. */
   private connectionLost(error: unknown): void {
-    setTimeout(() => {
-      const message = `Job worker connection lost: ${describe(error)}`;
-      if (this.state === 'running' && !this.shutdown?.isShuttingDown) this.logger.warn(message);
-      else this.logger.debug(message);
-    }, CONNECTION_LOSS_GRACE_MS).unref();
+    reportConnectionLoss(this.logger, `Job worker connection lost: ${describe(error)}`, () => this.state !== 'running' || this.shutdown?.isShuttingDown === true);
   }
 
   /** Jobs this process is running now. */

@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../../shared/errors/classify-error';
+import { reportConnectionLoss, ShutdownState } from '../../../shared/lifecycle/shutdown-state';
 import { AppConfig } from '../../../config/app-config';
 import { recordDevicesLastSeen } from '../../devices';
 import { DebugCaptureStore } from '../../flows';
@@ -72,6 +73,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     private readonly captures: DebugCaptureStore,
     private readonly outcomes: RawMessageOutcomes,
     @InjectMetric(INGESTION_PROCESSED_TOTAL) private readonly processedTotal: Counter<'status' | 'reason'>,
+    @Optional() private readonly shutdown?: ShutdownState,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -273,15 +275,16 @@ export class IngestionProcessor implements OnApplicationBootstrap, BeforeApplica
     const now = Date.now();
     if (now - this.lastFailureLog < 10_000) return;
     this.lastFailureLog = now;
-    const reason =
-      error instanceof SandboxUnavailableError
-        ? 'the script sandbox is unavailable'
-        : connectionLost(error)
-          ? `the database connection was lost: ${error instanceof Error ? error.message : String(error)}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    this.logger.warn(`Processing a batch failed (${reason}); its messages stay pending and are retried.`);
+    const failed = (reason: string) => `Processing a batch failed (${reason}); its messages stay pending and are retried.`;
+    if (connectionLost(error)) {
+      // A stop that ends the database as well (Ctrl-C with an embedded PostgreSQL) cuts the batch in flight.
+      const message = failed(`the database connection was lost: ${error instanceof Error ? error.message : String(error)}`);
+      reportConnectionLoss(this.logger, message, () => !this.running || this.shutdown?.isShuttingDown === true);
+      return;
+    }
+    this.logger.warn(
+      failed(error instanceof SandboxUnavailableError ? 'the script sandbox is unavailable' : error instanceof Error ? error.message : String(error)),
+    );
   }
 }
 
