@@ -87,7 +87,7 @@ it('sends each delivery once with two workers racing over doubled send jobs, and
   const [first] = await Promise.all(starting);
   // Restart mid-queue: one worker stops once a third went out; the other and a fresh one finish the queue.
   await waitUntil(() => sink.received.length >= 20, 30_000, 'a third sent');
-  await first!.close();
+  await first.close();
   others.push(await startTestApp({ env, databaseUrl: async () => t.database.url }));
   await waitUntil(async () => (await statusCounts()).sent === 60, 60_000, 'all 60 sent');
   const copies = copiesByMessageId();

@@ -77,7 +77,7 @@ async function listening(database: TestDatabase, options: TestAppOptions): Promi
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database) : database.url,
     // Long enough for a starved machine to open a connection (a cut database refuses at once, whatever this is):
-    // 5 s ran out in a CI run while three apps of one file started side by side on a loaded 2-core machine.
+    // 5 s ran out in a CI run while one file started two more apps side by side on a loaded 2-core machine.
     DB_CONNECT_TIMEOUT_MS: '15000',
     ALLOWED_ORIGINS: 'https://console.uplink.test',
     BCRYPT_COST: '4',
