@@ -7,10 +7,9 @@ import { TEST_ADMIN_URL, TEST_TEMPLATE_DB } from './test-env';
 const LEFTOVER_GRACE_MS = 3_000;
 
 export default async function globalTeardown(): Promise<void> {
-  const adminUrl = process.env[TEST_ADMIN_URL];
-  const template = process.env[TEST_TEMPLATE_DB];
-  if (!adminUrl || !template) return;
-  const leftovers = await withAdmin((admin) => leftoverConnections(admin, template));
+  // Unset when the global setup stopped before the template existed: then there is only a cluster to stop.
+  const template = process.env[TEST_ADMIN_URL] ? process.env[TEST_TEMPLATE_DB] : undefined;
+  const leftovers = template ? await withAdmin((admin) => leftoverConnections(admin, template)) : [];
   if (leftovers.length > 0) {
     // Printed before the cluster stops: stopping it ends those connections, and a leaked client without an
     // 'error' listener then crashes this process with nothing to say where it came from.
@@ -22,7 +21,7 @@ export default async function globalTeardown(): Promise<void> {
     await embedded.stop();
     const dataDir = globalThis.__UPLINK_EMBEDDED_DIR__;
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  } else {
+  } else if (template) {
     await withAdmin(async (admin) => {
       const clones = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [clonePattern(template)]);
       for (const { datname } of clones.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
