@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Client } from 'pg';
 import { clonePrefix, withAdmin } from './test-database';
 import { TEST_ADMIN_URL, TEST_TEMPLATE_DB } from './test-env';
+import { waitUntil } from './wait';
 
 /** How long connections of the run's databases may take to go once the last file has finished. */
 const LEFTOVER_GRACE_MS = 3_000;
@@ -44,18 +45,20 @@ interface Leftover {
  * never dropped, i.e. to something a test never closed.
  */
 async function leftoverConnections(admin: Client, template: string): Promise<Leftover[]> {
-  const deadline = Date.now() + LEFTOVER_GRACE_MS;
-  for (;;) {
-    const { rows } = await admin.query<Leftover>(
+  let rows: Leftover[] = [];
+  const gone = async () => {
+    ({ rows } = await admin.query<Leftover>(
       `SELECT datname AS database, application_name AS application, backend_start::text AS since, left(query, 160) AS "lastQuery"
          FROM pg_stat_activity
         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (datname = $1 OR datname LIKE $2)
         ORDER BY backend_start`,
       [template, clonePattern(template)],
-    );
-    if (rows.length === 0 || Date.now() >= deadline) return rows;
-    await new Promise((done) => setTimeout(done, 200));
-  }
+    ));
+    return rows.length === 0;
+  };
+  // Still there at the deadline: those are the leftovers.
+  await waitUntil(gone, LEFTOVER_GRACE_MS).catch(() => undefined);
+  return rows;
 }
 
 function clonePattern(template: string): string {
