@@ -256,11 +256,15 @@ async function postmasterOf(db) {
  */
 function cpuSeconds(pids, postmaster) {
   const ticks = (fields) => (fields ? Number(fields[11]) + Number(fields[12]) : 0);
-  const processes = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => ({ pid: Number(name), fields: procStat(name) }))
-    .filter((entry) => entry.fields !== null);
-  const tree = (root) => processes.filter((entry) => entry.pid === root || Number(entry.fields[1]) === root).reduce((sum, entry) => sum + ticks(entry.fields), 0);
+  // Every process is read only when a tree is asked for: a single pid is one read of its own stat.
+  let processes = null;
+  const tree = (root) => {
+    processes ??= readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map((name) => ({ pid: Number(name), fields: procStat(name) }))
+      .filter((entry) => entry.fields !== null);
+    return processes.filter((entry) => entry.pid === root || Number(entry.fields[1]) === root).reduce((sum, entry) => sum + ticks(entry.fields), 0);
+  };
   const result = { postgres: postmaster ? tree(postmaster) / 100 : 0 };
   for (const [name, target] of Object.entries(pids)) {
     result[name] = (typeof target === 'object' && target.children ? tree(target.pid) : ticks(procStat(typeof target === 'object' ? target.pid : target))) / 100;

@@ -10,8 +10,7 @@
 // record for the layout the ingestion-throughput work would move to.
 const { Client } = require('pg');
 const { randomUUID } = require('node:crypto');
-const { fail, throwAwayDatabase } = require('./support');
-const { readFileSync } = require('node:fs');
+const { cpuSeconds, fail, throwAwayDatabase } = require('./support');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const POINTS = Number(process.env.BENCH_POINTS ?? 50_000);
@@ -96,11 +95,8 @@ const PAGE_SQL = {
           WHERE m.device_id = $1 AND m.observed_at >= $3 AND m.observed_at < $4 AND x.field_no = ANY ($2::int[]) ORDER BY m.observed_at, x.field_no LIMIT 100`,
 };
 
-/** CPU seconds so far of `client`'s backend (utime + stime from /proc: the server must run on this machine). */
-function backendCpu(client) {
-  const fields = readFileSync(`/proc/${client.processID}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/** CPU seconds so far of `client`'s backend (from /proc: the server must run on this machine). */
+const backendCpu = (client) => cpuSeconds({ backend: client.processID }, 0).backend;
 
 const literal = (values) => `{${values.join(',')}}`;
 
