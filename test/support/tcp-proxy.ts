@@ -58,7 +58,7 @@ export class TcpProxy {
   }
 
   async stop(): Promise<void> {
-    await this.send('cut');
+    await this.cut();
     await this.worker.terminate();
   }
 
