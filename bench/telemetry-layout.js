@@ -5,6 +5,9 @@
 // Writes: BENCH_ROUNDS batches (default 400) of 140 uplinks with 4 number fields over 2,000 devices, each batch
 // written by both layouts (the order swapped each round) in the statement shape of TelemetryWriter (unnest of
 // column arrays, upserts in key order); the CPU of each layout's own backend is read from /proc (a local server only).
+// Both layouts keep the contract's rules field by field: a packed row that exists is merged with the incoming one
+// (each field keeps the newer value), never replaced whole. Every uplink of the benchmark carries all four fields and
+// a batch has one uplink per device, so the packed current values take the newest uplink of a device as it comes.
 // Reads, on one device with BENCH_POINTS uplinks (default 50,000) in both layouts: a day of hourly averages of one
 // field, and a page of 100 raw points of two fields. Prints figures, never fails on them. A decision
 // record for the layout the ingestion-throughput work would move to.
@@ -27,10 +30,11 @@ const SCHEMA = [
      PRIMARY KEY (device_id, observed_at, field_no) INCLUDE (value_num))`,
   `CREATE TABLE cv_rows (device_id uuid NOT NULL, field_no int NOT NULL, value jsonb NOT NULL, observed_at timestamptz NOT NULL,
      raw_received_at timestamptz NOT NULL, updated_at timestamptz NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (device_id, field_no))`,
-  // One row per uplink: its fields' numbers, numbers and JSON values in parallel arrays.
-  `CREATE TABLE m_packed (device_id uuid NOT NULL, observed_at timestamptz NOT NULL, raw_received_at timestamptz NOT NULL,
-     field_nos int[] NOT NULL, value_nums float8[] NOT NULL, value_jsons jsonb[] NULL, PRIMARY KEY (device_id, observed_at))`,
-  // One row per device: the newest value of each field.
+  // One row per uplink: its fields' numbers, numbers and JSON values in parallel arrays, and each field's
+  // rawReceivedAt (a later message of the same instant may carry only some of the fields).
+  `CREATE TABLE m_packed (device_id uuid NOT NULL, observed_at timestamptz NOT NULL, field_nos int[] NOT NULL, value_nums float8[] NOT NULL,
+     value_jsons jsonb[] NULL, raw_received_ats timestamptz[] NOT NULL, PRIMARY KEY (device_id, observed_at))`,
+  // One row per device: the newest value of each field, with that value's observedAt and rawReceivedAt.
   `CREATE TABLE cv_packed (device_id uuid PRIMARY KEY, field_nos int[] NOT NULL, values jsonb NOT NULL, observed_ats timestamptz[] NOT NULL,
      raw_received_ats timestamptz[] NOT NULL, updated_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
 ];
@@ -56,28 +60,41 @@ const WRITE_SQL = {
        WHERE (excluded.observed_at, excluded.raw_received_at) >= (cv.observed_at, cv.raw_received_at)
       RETURNING 1)
     SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM current) AS current`,
+  // The same rules as today's rows, field by field: a stored row is merged with the incoming one (each field keeps
+  // the newer of the two: the later rawReceivedAt for a point, the later (observedAt, rawReceivedAt) for a current
+  // value, an equal one replacing), so a message that carries only some fields, or arrives late, changes only those.
   packed: `WITH ${UPLINKS},
     input AS MATERIALIZED (
-      SELECT u.device_id, u.observed_at, u.raw_received_at, array_agg(v.field_no ORDER BY v.field_no) AS field_nos,
-             array_agg(v.value_num ORDER BY v.field_no) AS value_nums
+      SELECT u.device_id, u.observed_at, array_agg(v.field_no ORDER BY v.field_no) AS field_nos,
+             array_agg(v.value_num ORDER BY v.field_no) AS value_nums, array_agg(u.raw_received_at ORDER BY v.field_no) AS raw_received_ats
         FROM unnest($4::int[], $5::int[], $6::float8[]) AS v(uplink, field_no, value_num) JOIN uplinks u ON u.n = v.uplink
-       GROUP BY u.n, u.device_id, u.observed_at, u.raw_received_at),
+       GROUP BY u.n, u.device_id, u.observed_at),
     series AS (
-      INSERT INTO m_packed AS m (device_id, observed_at, raw_received_at, field_nos, value_nums)
-      SELECT device_id, observed_at, raw_received_at, field_nos, value_nums FROM input ORDER BY device_id, observed_at
+      INSERT INTO m_packed AS m (device_id, observed_at, field_nos, value_nums, raw_received_ats)
+      SELECT device_id, observed_at, field_nos, value_nums, raw_received_ats FROM input ORDER BY device_id, observed_at
       ON CONFLICT (device_id, observed_at) DO UPDATE
-         SET raw_received_at = excluded.raw_received_at, field_nos = excluded.field_nos, value_nums = excluded.value_nums
-       WHERE excluded.raw_received_at > m.raw_received_at
+         SET (field_nos, value_nums, raw_received_ats) = (
+               SELECT array_agg(f ORDER BY f), array_agg(v ORDER BY f), array_agg(r ORDER BY f)
+                 FROM (SELECT DISTINCT ON (f) f, v, r
+                         FROM (SELECT s.f, s.v, s.r, 0 AS incoming FROM unnest(m.field_nos, m.value_nums, m.raw_received_ats) AS s(f, v, r)
+                               UNION ALL
+                               SELECT e.f, e.v, e.r, 1 FROM unnest(excluded.field_nos, excluded.value_nums, excluded.raw_received_ats) AS e(f, v, r)) x
+                        ORDER BY f, r DESC, incoming) newest)
       RETURNING 1),
     current AS (
       INSERT INTO cv_packed AS cv (device_id, field_nos, values, observed_ats, raw_received_ats)
-      SELECT DISTINCT ON (device_id) device_id, field_nos, to_jsonb(value_nums), array_fill(observed_at, ARRAY[cardinality(field_nos)]),
-             array_fill(raw_received_at, ARRAY[cardinality(field_nos)])
-        FROM input ORDER BY device_id, observed_at DESC
+      SELECT DISTINCT ON (device_id) device_id, field_nos, to_jsonb(value_nums), array_fill(observed_at, ARRAY[cardinality(field_nos)]), raw_received_ats
+        FROM input ORDER BY device_id, observed_at DESC, raw_received_ats[1] DESC
       ON CONFLICT (device_id) DO UPDATE
-         SET field_nos = excluded.field_nos, values = excluded.values, observed_ats = excluded.observed_ats,
-             raw_received_ats = excluded.raw_received_ats, updated_at = clock_timestamp()
-       WHERE excluded.observed_ats[1] >= cv.observed_ats[1]
+         SET (field_nos, values, observed_ats, raw_received_ats, updated_at) = (
+               SELECT array_agg(f ORDER BY f), jsonb_agg(v ORDER BY f), array_agg(o ORDER BY f), array_agg(r ORDER BY f), clock_timestamp()
+                 FROM (SELECT DISTINCT ON (f) f, v, o, r
+                         FROM (SELECT s.f, s.v, s.o, s.r, 0 AS incoming
+                                 FROM unnest(cv.field_nos, ARRAY(SELECT jsonb_array_elements(cv.values)), cv.observed_ats, cv.raw_received_ats) AS s(f, v, o, r)
+                               UNION ALL
+                               SELECT e.f, e.v, e.o, e.r, 1
+                                 FROM unnest(excluded.field_nos, ARRAY(SELECT jsonb_array_elements(excluded.values)), excluded.observed_ats, excluded.raw_received_ats) AS e(f, v, o, r)) x
+                        ORDER BY f, o DESC, r DESC, incoming DESC) newest)
       RETURNING 1)
     SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM current) AS current`,
 };
@@ -164,9 +181,9 @@ async function main() {
       [hot, POINTS, new Date(first).toISOString()],
     );
     await setup.query(
-      `INSERT INTO m_packed (device_id, observed_at, raw_received_at, field_nos, value_nums)
-       SELECT $1, t.at, t.at, (SELECT array_agg(f) FROM generate_series(1, ${FIELDS}) f),
-              (SELECT array_agg(random() * 100 + f * 0) FROM generate_series(1, ${FIELDS}) f) ${history}`,
+      `INSERT INTO m_packed (device_id, observed_at, field_nos, value_nums, raw_received_ats)
+       SELECT $1, t.at, (SELECT array_agg(f) FROM generate_series(1, ${FIELDS}) f),
+              (SELECT array_agg(random() * 100 + f * 0) FROM generate_series(1, ${FIELDS}) f), array_fill(t.at, ARRAY[${FIELDS}]) ${history}`,
       [hot, POINTS, new Date(first).toISOString()],
     );
     await setup.query('VACUUM ANALYZE m_rows');
