@@ -1,6 +1,8 @@
 // Two projects: unit specs beside the code, e2e specs against the real app on real PostgreSQL.
 // ts-jest transpiles only (isolatedModules); `npm run typecheck` does the type checking once, up front.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] };
+/** What one test file leaves in the shared process must not keep it alive (see the file). */
+const setupFilesAfterEnv = ['<rootDir>/test/support/file-isolation.ts'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -14,6 +16,7 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
     },
     {
@@ -21,6 +24,7 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
     },
   ],
