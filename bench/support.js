@@ -298,6 +298,11 @@ function databaseCpuSeconds(before, after) {
   return ticks / 100;
 }
 
+/** CPU seconds so far of a pg `client`'s backend (from /proc: the server must run on this machine). */
+function backendCpuSeconds(client) {
+  return cpuSeconds({ backend: client.processID }, 0).backend;
+}
+
 function fail(name) {
   return (error) => {
     process.stderr.write(`${name} failed: ${error.message}\n`);
@@ -308,6 +313,7 @@ function fail(name) {
 module.exports = {
   ADMIN,
   ROOT,
+  backendCpuSeconds,
   cpuSeconds,
   databaseCpuSeconds,
   databaseTicks,

@@ -13,7 +13,7 @@
 // record for the layout the ingestion-throughput work would move to.
 const { Client } = require('pg');
 const { randomUUID } = require('node:crypto');
-const { cpuSeconds, fail, throwAwayDatabase } = require('./support');
+const { backendCpuSeconds, fail, throwAwayDatabase } = require('./support');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const POINTS = Number(process.env.BENCH_POINTS ?? 50_000);
@@ -112,9 +112,6 @@ const PAGE_SQL = {
           WHERE m.device_id = $1 AND m.observed_at >= $3 AND m.observed_at < $4 AND x.field_no = ANY ($2::int[]) ORDER BY m.observed_at, x.field_no LIMIT 100`,
 };
 
-/** CPU seconds so far of `client`'s backend (from /proc: the server must run on this machine). */
-const backendCpu = (client) => cpuSeconds({ backend: client.processID }, 0).backend;
-
 const literal = (values) => `{${values.join(',')}}`;
 
 function batchParams(deviceOf, startMs) {
@@ -151,11 +148,11 @@ async function main() {
       clock += BATCH * 10;
       for (const kind of round % 2 ? ['rows', 'packed'] : ['packed', 'rows']) {
         const client = clients[kind];
-        const before = backendCpu(client);
+        const before = backendCpuSeconds(client);
         const started = performance.now();
         await client.query({ name: `write-${kind}`, text: WRITE_SQL[kind], values: params });
         wall[kind] += performance.now() - started;
-        cpu[kind] += backendCpu(client) - before;
+        cpu[kind] += backendCpuSeconds(client) - before;
       }
     }
     const uplinks = ROUNDS * BATCH;
@@ -201,11 +198,11 @@ async function main() {
         // The same window for both layouts, the order swapped each read.
         for (const kind of read % 2 ? ['rows', 'packed'] : ['packed', 'rows']) {
           const client = clients[kind];
-          const before = backendCpu(client);
+          const before = backendCpuSeconds(client);
           const started = performance.now();
           await client.query({ name: `${label}-${kind}`, text: sql[kind], values });
           cost[kind].wall += performance.now() - started;
-          cost[kind].cpu += backendCpu(client) - before;
+          cost[kind].cpu += backendCpuSeconds(client) - before;
         }
       }
       say(
