@@ -23,6 +23,9 @@
  * then, the order swapped each round); a last table prints both sides' means and the ratios the goals are set on.
  * PostgreSQL CPU counts the backends of the side's own database and the cluster's shared processes (WAL writer,
  * checkpointer), not other databases' backends on a shared server nor this benchmark's own connection (its backlog polls).
+ * In the sliced comparison the ack path's slices also load a bare node:http server (bench/bare-ack-server.js: the body
+ * read, parsed as JSON and answered 202, no database, no framework), the floor any Node intake pays per request,
+ * printed next to the goal's budget (a third of the baseline's CPU per uplink end to end); BENCH_FLOOR=0 leaves it out.
  * BENCH_NODE_ARGS adds node options to the working tree's services only: with BENCH_BASELINE=HEAD it measures one
  * option against none, side by side.
  * Prints figures; never fails on a number.
@@ -35,7 +38,7 @@ const { loadavg, tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { summarize } = require('./cpu-profile');
-const { ADMIN, ROOT, cpuSeconds, databaseCpuSeconds, databaseTicks, explainPlan, fail, percentile, postmasterOf, startService, throwAwayDatabase } = require('./support');
+const { ADMIN, ROOT, cpuSeconds, databaseCpuSeconds, databaseTicks, explainPlan, fail, freePort, percentile, postmasterOf, startProcess, startService, throwAwayDatabase, waitFor } = require('./support');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -56,6 +59,9 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? (BASELINE ? 'slices,e2e,halves
 /** The sliced comparison: BENCH_SLICES slices of BENCH_SLICE_SECONDS per side, alternating. */
 const SLICES = Number(process.env.BENCH_SLICES ?? 12);
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
+/** The ack path's slices include a bare node:http server's (bench/bare-ack-server.js) unless BENCH_FLOOR=0. */
+const FLOOR = process.env.BENCH_FLOOR !== '0';
+const FLOOR_MODE = 'bare node:http: body read, JSON.parse, 202; no database';
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -710,10 +716,26 @@ async function slicedModes(sides, results) {
       if (mode !== 'ack path alone') await drained(side.db, 100);
       parts.push(part);
     }
+    if (mode === 'ack path alone' && FLOOR) {
+      // The floor takes its slices among the ack path's: the same load, on the same machine at the same time.
+      const service = await startBareAck();
+      const part = { side: null, service, posters: [poster(service.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      await send(part.posters, part.next, WARM_UP);
+      parts.push(part);
+    }
     for (let slice = 0; slice < SLICES; slice += 1) {
       for (const part of slice % 2 === 0 ? parts : [...parts].reverse()) {
-        const { db, postmaster } = part.side;
         const pids = { service: { pid: part.service.pid, children: true } };
+        if (part.side === null) {
+          const cpu = cpuSeconds(pids, 0).service;
+          const sent = await send(part.posters, part.next, SLICE_SECONDS);
+          part.service_cpu += cpuSeconds(pids, 0).service - cpu;
+          part.acked += sent.acked;
+          part.seconds += (sent.ended - sent.started) / 1000;
+          part.latencies.push(...sent.latencies);
+          continue;
+        }
+        const { db, postmaster } = part.side;
         const before = { pending: (await backlog(db)).pending, cpu: cpuSeconds(pids, 0).service, pg: await databaseTicks(db, postmaster) };
         const sent = await send(part.posters, part.next, SLICE_SECONDS);
         const pending = (await backlog(db)).pending;
@@ -731,8 +753,8 @@ async function slicedModes(sides, results) {
       else await drained(part.side.db);
       const count = mode === 'ack path alone' ? part.acked : part.processed;
       results.push({
-        mode,
-        side: part.side.name,
+        mode: part.side === null ? FLOOR_MODE : mode,
+        side: part.side === null ? 'floor' : part.side.name,
         perSecond: count / part.seconds,
         ackPerSecond: part.acked / part.seconds,
         p99: percentile(part.latencies, 0.99),
@@ -749,6 +771,7 @@ function printSlices(sides, results) {
   log(`| figure | ${sides[0].name} | ${sides[1].name} | ratio | goal |`);
   log('| --- | ---: | ---: | ---: | --- |');
   const [a, b] = sides.map((side) => results.filter((r) => r.side === side.name));
+  const floor = results.find((r) => r.side === 'floor');
   for (let i = 0; i < a.length; i += 1) {
     const [x, y] = [a[i], b[i]];
     const e2e = x.mode !== 'ack path alone';
@@ -758,6 +781,23 @@ function printSlices(sides, results) {
     log(`| ${x.mode}: service / PostgreSQL CPU ms per uplink | ${x.service.toFixed(3)} / ${x.postgres.toFixed(3)} | ${y.service.toFixed(3)} / ${y.postgres.toFixed(3)} | ${ratio(x.service, y.service)} / ${ratio(x.postgres, y.postgres)} | |`);
     log(`| ${x.mode}: ack p99 ms | ${x.p99.toFixed(1)} | ${y.p99.toFixed(1)} | ${ratio(x.p99, y.p99)} | ${e2e ? 'under 50 ms' : ''} |`);
   }
+  if (!floor) return;
+  // The goal's budget: a third of the baseline's CPU per uplink end to end, in these same slices.
+  const budget = (a[0].service + a[0].postgres) / 3;
+  log();
+  log(
+    `floor (${FLOOR_MODE}, slices among the ack path's): ${fmt(floor.perSecond)} answers/s, ack p99 ${floor.p99.toFixed(1)} ms, CPU ${floor.service.toFixed(3)} ms per request;` +
+      ` the goal's budget (a third of ${sides[0].name}'s end to end) ${budget.toFixed(3)} ms per uplink, of which the floor alone takes ${((floor.service / budget) * 100).toFixed(0)}%`,
+  );
+}
+
+/** The bare Node HTTP server of the floor (bench/bare-ack-server.js), in its own process. */
+async function startBareAck() {
+  const port = await freePort();
+  const child = startProcess([join(__dirname, 'bare-ack-server.js')], { PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url);
+  return { ...child, url };
 }
 
 /** The baseline against the working tree: every figure as the mean of its runs, and the ratio. */
