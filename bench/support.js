@@ -11,8 +11,14 @@ const { Client } = require('pg');
 const ROOT = resolve(__dirname, '..');
 /** The platform admin the benchmarked service bootstraps. */
 const ADMIN = { username: 'bench-admin', email: 'bench-admin@example.com', password: 'bench-admin-password-1' };
-/** How `npm start` runs the service of the checkout at `root` (isolated-vm needs --no-node-snapshot). */
-const serviceArgs = (root = ROOT) => ['--no-node-snapshot', join(root, 'dist', 'main.js')];
+/**
+ * How `npm start` runs the service of the checkout at `root`: the node options of that checkout's own start script
+ * (so a baseline revision runs as it shipped), then its dist/main.js.
+ */
+function serviceArgs(root = ROOT) {
+  const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  return [...(start.match(/ --[^\s]+/g) ?? []).map((option) => option.trim()), join(root, 'dist', 'main.js')];
+}
 const SERVICE_ARGS = serviceArgs();
 const SERVICE_ENV = {
   NODE_ENV: 'production',

@@ -107,7 +107,11 @@ describe('docker/Dockerfile and .dockerignore', () => {
     expect(dockerfile).toMatch(/RUN mkdir -p \/app\/\.data && chown node:node \/app\/\.data/);
     expect(dockerfile.indexOf('chown node:node /app/.data')).toBeLessThan(dockerfile.indexOf('USER node'));
     expect(dockerfile).toMatch(/^WORKDIR \/app$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--no-node-snapshot", "dist\/main\.js"\]$/m);
+    const cmd = /^CMD \["node", (.*), "dist\/main\.js"\]$/m.exec(dockerfile);
+    expect(cmd).not.toBeNull();
+    // The image runs node with the same options as `npm start`.
+    const startOptions = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start.match(/ (--[^\s]+)/g)!.map((option) => option.trim());
+    expect(JSON.parse(`[${cmd![1]}]`)).toEqual(startOptions);
   });
 
   it('keeps dependencies, local data, build output, secrets and history out of the build context', () => {
