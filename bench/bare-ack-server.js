@@ -17,7 +17,7 @@ const server = http.createServer((req, res) => {
     try {
       parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      parsed = null;
+      // not JSON: answered 400 below
     }
     const ok = parsed !== null && typeof parsed === 'object' && req.headers.authorization !== undefined;
     const body = ok ? JSON.stringify({ rawIngestionMessageId: randomUUID(), receivedAt: new Date().toISOString(), duplicate: false }) : '{"error":"bad request"}';

@@ -38,7 +38,7 @@ const { loadavg, tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { summarize } = require('./cpu-profile');
-const { ADMIN, ROOT, cpuSeconds, databaseCpuSeconds, databaseTicks, explainPlan, fail, freePort, percentile, postmasterOf, startProcess, startService, throwAwayDatabase, waitFor } = require('./support');
+const { ADMIN, ROOT, cpuSeconds, databaseCpuSeconds, databaseTicks, explainPlan, fail, percentile, postmasterOf, startBenchServer, startService, throwAwayDatabase } = require('./support');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -718,7 +718,7 @@ async function slicedModes(sides, results) {
     }
     if (mode === 'ack path alone' && FLOOR) {
       // The floor takes its slices among the ack path's: the same load, on the same machine at the same time.
-      const service = await startBareAck();
+      const service = await startBenchServer('bare-ack-server.js');
       const part = { side: null, service, posters: [poster(service.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
       await send(part.posters, part.next, WARM_UP);
       parts.push(part);
@@ -726,21 +726,13 @@ async function slicedModes(sides, results) {
     for (let slice = 0; slice < SLICES; slice += 1) {
       for (const part of slice % 2 === 0 ? parts : [...parts].reverse()) {
         const pids = { service: { pid: part.service.pid, children: true } };
-        if (part.side === null) {
-          const cpu = cpuSeconds(pids, 0).service;
-          const sent = await send(part.posters, part.next, SLICE_SECONDS);
-          part.service_cpu += cpuSeconds(pids, 0).service - cpu;
-          part.acked += sent.acked;
-          part.seconds += (sent.ended - sent.started) / 1000;
-          part.latencies.push(...sent.latencies);
-          continue;
-        }
-        const { db, postmaster } = part.side;
-        const before = { pending: (await backlog(db)).pending, cpu: cpuSeconds(pids, 0).service, pg: await databaseTicks(db, postmaster) };
+        // The floor has no database: no backlog and no PostgreSQL CPU to read.
+        const { db, postmaster } = part.side ?? { db: null, postmaster: 0 };
+        const before = { pending: db ? (await backlog(db)).pending : 0, cpu: cpuSeconds(pids, 0).service, pg: db ? await databaseTicks(db, postmaster) : null };
         const sent = await send(part.posters, part.next, SLICE_SECONDS);
-        const pending = (await backlog(db)).pending;
+        const pending = db ? (await backlog(db)).pending : 0;
         part.service_cpu += cpuSeconds(pids, 0).service - before.cpu;
-        part.pg_cpu += databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster));
+        if (db) part.pg_cpu += databaseCpuSeconds(before.pg, await databaseTicks(db, postmaster));
         part.acked += sent.acked;
         part.processed += mode === 'ack path alone' ? 0 : sent.acked + before.pending - pending;
         part.seconds += (sent.ended - sent.started) / 1000;
@@ -783,21 +775,13 @@ function printSlices(sides, results) {
   }
   if (!floor) return;
   // The goal's budget: a third of the baseline's CPU per uplink end to end, in these same slices.
-  const budget = (a[0].service + a[0].postgres) / 3;
+  const baselineEndToEnd = a.find((r) => r.mode !== 'ack path alone');
+  const budget = (baselineEndToEnd.service + baselineEndToEnd.postgres) / 3;
   log();
   log(
     `floor (${FLOOR_MODE}, slices among the ack path's): ${fmt(floor.perSecond)} answers/s, ack p99 ${floor.p99.toFixed(1)} ms, CPU ${floor.service.toFixed(3)} ms per request;` +
       ` the goal's budget (a third of ${sides[0].name}'s end to end) ${budget.toFixed(3)} ms per uplink, of which the floor alone takes ${((floor.service / budget) * 100).toFixed(0)}%`,
   );
-}
-
-/** The bare Node HTTP server of the floor (bench/bare-ack-server.js), in its own process. */
-async function startBareAck() {
-  const port = await freePort();
-  const child = startProcess([join(__dirname, 'bare-ack-server.js')], { PORT: String(port) });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
-  return { ...child, url };
 }
 
 /** The baseline against the working tree: every figure as the mean of its runs, and the ratio. */

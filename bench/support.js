@@ -113,26 +113,24 @@ async function startService(databaseUrl, { env = {}, nodeArgs = [], root = ROOT 
   return { ...child, url };
 }
 
-/** The bare Express "hello" server every throughput figure is compared with. */
-async function startHello() {
+/** A server script of this folder in its own process on a free port (PORT), once `readyPath` answers 200. */
+async function startBenchServer(script, { env = {}, readyPath = '/' } = {}) {
   const port = await freePort();
-  const child = startProcess([join(__dirname, 'hello-server.js')], { PORT: String(port) });
-  const url = `http://127.0.0.1:${port}/`;
-  await waitFor(url);
+  const child = startProcess([join(__dirname, script)], { PORT: String(port), ...env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}${readyPath}`);
   return { ...child, url };
 }
 
+/** The bare Express "hello" server every throughput figure is compared with. */
+async function startHello() {
+  const server = await startBenchServer('hello-server.js');
+  return { ...server, url: `${server.url}/` };
+}
+
 /** The hand-written Express + pg peer of GET /v1/devices/{id}/current-values (bench/current-values-peer.js). */
-async function startPeer(databaseUrl) {
-  const port = await freePort();
-  const child = startProcess([join(__dirname, 'current-values-peer.js')], {
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    JWT_SECRET: SERVICE_ENV.JWT_SECRET,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/readyz`);
-  return { ...child, url };
+function startPeer(databaseUrl) {
+  return startBenchServer('current-values-peer.js', { env: { DATABASE_URL: databaseUrl, JWT_SECRET: SERVICE_ENV.JWT_SECRET }, readyPath: '/readyz' });
 }
 
 async function timed(fn) {
@@ -333,6 +331,7 @@ module.exports = {
   percentile,
   postmasterOf,
   print,
+  startBenchServer,
   startHello,
   startPeer,
   startProcess,
