@@ -13,13 +13,14 @@ describe('request input rules', () => {
   });
 
   it('names every NUL, lone surrogate and prototype-member name with its path', () => {
-    const value = JSON.parse('{"a":"x\\u0000","b":["ok","\\ud800"],"m":{"toString":"v","k\\u0000":"v","__proto__":"p"},"e":"\\ud83d\\ude80"}');
+    const value = JSON.parse('{"a":"x\\u0000","b":["ok","\\ud800"],"m":{"toString":"v","k\\u0000":"v","__proto__":"p"},"e":"\\ud83d\\ude80","l":[[{"ok":1},{"x":"\\u0000"}]]}');
     expect(inputViolations(value, 'body').map(({ path, rule }) => ({ path, rule }))).toEqual([
       { path: 'body.a', rule: 'format' },
       { path: 'body.b[1]', rule: 'format' },
       { path: 'body.m.toString', rule: 'unknown_property' },
       { path: 'body.m.k\u0000', rule: 'format' },
       { path: 'body.m.__proto__', rule: 'unknown_property' },
+      { path: 'body.l[0][1].x', rule: 'format' },
     ]);
   });
 

@@ -43,33 +43,55 @@ export function stringProblem(value: string): string | undefined {
   return undefined;
 }
 
-const childPath = (parent: string, key: string): string => `${parent}.${key}`;
-
 /**
  * Every NUL, lone surrogate and prototype-member property name in a parsed JSON value (or a parsed query), with
  * its location-prefixed path (`body.metadata.x`, `body.items[2]`, `query.q`). The value's depth is already bounded.
  */
 export function inputViolations(value: unknown, path: string, out: FieldViolation[] = []): FieldViolation[] {
+  collectViolations(value, [path], out);
+  return out;
+}
+
+/**
+ * The walk behind inputViolations. `trail` is the path so far (the location, then property names and array
+ * indexes); it is joined into a string only for a value that is reported, so a clean body costs no path strings.
+ */
+function collectViolations(value: unknown, trail: (string | number)[], out: FieldViolation[]): void {
   if (typeof value === 'string') {
     const problem = stringProblem(value);
-    if (problem) out.push({ path, rule: 'format', message: problem });
+    if (problem) out.push({ path: pathOf(trail), rule: 'format', message: problem });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => inputViolations(item, `${path}[${index}]`, out));
+    for (let index = 0; index < value.length; index++) {
+      trail.push(index);
+      collectViolations(value[index], trail, out);
+      trail.pop();
+    }
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
+      trail.push(key);
       const keyProblem = stringProblem(key);
       if (keyProblem) {
-        out.push({ path: childPath(path, key), rule: 'format', message: `The property name is invalid. ${keyProblem}` });
+        out.push({ path: pathOf(trail), rule: 'format', message: `The property name is invalid. ${keyProblem}` });
       } else if (PROTOTYPE_MEMBER_NAMES.has(key)) {
         out.push({
-          path: childPath(path, key),
+          path: pathOf(trail),
           rule: 'unknown_property',
           message: `"${key}" is the name of a built-in JavaScript object member and is not accepted as a property name.`,
         });
       } else {
-        inputViolations((value as Record<string, unknown>)[key], childPath(path, key), out);
+        collectViolations((value as Record<string, unknown>)[key], trail, out);
       }
+      trail.pop();
     }
   }
-  return out;
+}
+
+/** `body.items[2].name` from ['body', 'items', 2, 'name']. */
+function pathOf(trail: readonly (string | number)[]): string {
+  let path = String(trail[0]);
+  for (let i = 1; i < trail.length; i++) {
+    const segment = trail[i]!;
+    path += typeof segment === 'number' ? `[${segment}]` : `.${segment}`;
+  }
+  return path;
 }

@@ -7,8 +7,8 @@ import { parseJsonBody } from '../../../shared/http/json-body.middleware';
 import type { IngestSource } from '../persistence/raw-ingestion-message.entity';
 import { dedupScope } from './deduplication';
 import { INGESTION_MESSAGES_TOTAL } from './ingestion-metrics';
-import { RawMessageWriter, StoredAck } from './raw-message-writer';
-import { MapResult } from './uplink-mapping';
+import { RawMessageInput, RawMessageWriter, StoredAck } from './raw-message-writer';
+import { MappedUplink, MapResult } from './uplink-mapping';
 
 /** The largest message stored, from any source (256 KiB). */
 export const INGEST_BODY_LIMIT = 256 * 1024;
@@ -62,24 +62,13 @@ export class UplinkIntake {
         ? { kind: 'malformed', violations: parsed instanceof ValidationFailedError ? parsed.fields : [{ path: 'body', rule: 'json', message: parsed.message }] }
         : message.map(parsed.value);
     if (result.kind === 'ignored') return this.ignored(source);
-    const base = {
-      source,
-      event: message.event,
-      credentialId: message.credentialId,
-      tenantId: message.tenantId,
-      dedupScope: dedupScope(message.tenantId),
-      correlationId: message.correlationId.slice(0, 128),
-      contentType: message.contentType.slice(0, 200),
-      body: message.body,
-      receivedAt,
-    };
     try {
       if (result.kind === 'malformed') {
-        await this.writer.store({ ...base, dedupKey: null, devEui: null, observedAt: null, rawPayload: null, connectionData: null, status: 'rejected' });
+        await this.writer.store(rawMessageInput(message, receivedAt, null, 'rejected'));
         this.messages.inc({ source, status: 'rejected' });
         return { kind: 'rejected', violations: result.violations };
       }
-      const ack = await this.writer.store({ ...base, ...result.uplink, status: 'pending' });
+      const ack = await this.writer.store(rawMessageInput(message, receivedAt, result.uplink, 'pending'));
       this.messages.inc({ source, status: ack.duplicate ? 'duplicate' : 'accepted' });
       return { kind: 'stored', ack };
     } catch (error) {
@@ -87,4 +76,25 @@ export class UplinkIntake {
       throw error;
     }
   }
+}
+
+/** The row to store for a message: its mapping (null when it could not be mapped) and the status it starts in. */
+function rawMessageInput(message: IntakeMessage, receivedAt: Date, uplink: MappedUplink | null, status: RawMessageInput['status']): RawMessageInput {
+  return {
+    source: message.source,
+    event: message.event,
+    credentialId: message.credentialId,
+    tenantId: message.tenantId,
+    dedupScope: dedupScope(message.tenantId),
+    dedupKey: uplink?.dedupKey ?? null,
+    devEui: uplink?.devEui ?? null,
+    observedAt: uplink?.observedAt ?? null,
+    rawPayload: uplink?.rawPayload ?? null,
+    connectionData: uplink?.connectionData ?? null,
+    correlationId: message.correlationId.slice(0, 128),
+    contentType: message.contentType.slice(0, 200),
+    body: message.body,
+    receivedAt,
+    status,
+  };
 }
