@@ -437,3 +437,67 @@ describe('ScriptSandbox metrics', () => {
     expect(text).toMatch(/sandbox_isolate_heap_used_bytes [1-9]\d+/);
   });
 });
+
+describe('ScriptSandbox.invoke: calls of one block version that arrive together', () => {
+  // Calls made in the same tick reach the host in one message; the host runs a block version's calls as a batch.
+  const together = (artifact: ScriptArtifact, version: string, messages: ScriptMessage[], tenantId = TENANT) =>
+    Promise.all(messages.map((message) => sandbox.invoke(tenantId, version, artifact, message, { ...ctx, tenantId })));
+  const numbered = (count: number, payload: (i: number) => ScriptMessage['payload'] = (i) => i) => Array.from({ length: count }, (_, i) => msg(payload(i)));
+
+  it('runs each call once, in order, with its own result and logs', async () => {
+    const artifact = await artifactOf('var n = 0; function transform(msg) { n += 1; console.log("call", msg.payload); return { values: { n: n, payload: msg.payload } }; }');
+    const outcomes = await together(artifact, 'batch-order', numbered(40));
+    outcomes.forEach((outcome, i) => expect(outcome).toEqual({ ok: true, result: { values: { n: i + 1, payload: i } }, logs: [`call ${i}`], logsTruncated: false }));
+  });
+
+  it('fails only the call that throws', async () => {
+    const artifact = await artifactOf('function transform(msg) { if (msg.payload === 3) throw new Error("bad " + msg.payload); return { values: { ok: msg.payload } }; }');
+    const outcomes = await together(artifact, 'batch-throw', numbered(8));
+    expect(outcomes[3]).toMatchObject({ ok: false, error: { code: 'script_error', message: 'Error: bad 3' } });
+    outcomes.forEach((outcome, i) => i !== 3 && expect(outcome).toMatchObject({ ok: true, result: { values: { ok: i } } }));
+  });
+
+  it('times out only the call that spins; the calls before and after it succeed', async () => {
+    const artifact = await artifactOf('var n = 0; function transform(msg) { n += 1; if (msg.payload === 2) for (;;) {} return { values: { n: n } }; }');
+    const outcomes = await together(artifact, 'batch-spin', numbered(6));
+    expect(outcomes.map(errorCode)).toEqual(['ok', 'ok', 'timeout', 'ok', 'ok', 'ok']);
+    // the calls before the spinning one ran once each, in order
+    expect(outcomes.slice(0, 2).map((outcome) => outcome.ok && outcome.result?.values?.n)).toEqual([1, 2]);
+  });
+
+  it('gives every call its own time: slow calls that fit alone all succeed in a batch they do not fit together', async () => {
+    const artifact = await artifactOf('function transform(msg) { const end = Date.now() + 20; while (Date.now() < end); return { values: { ok: msg.payload } }; }');
+    const outcomes = await together(artifact, 'batch-slow', numbered(6));
+    outcomes.forEach((outcome, i) => expect(outcome).toMatchObject({ ok: true, result: { values: { ok: i } } }));
+  });
+
+  it('awaits an async call before running the next one', async () => {
+    const artifact = await artifactOf('var n = 0; async function transform(msg) { const mine = ++n; await null; return { values: { mine: mine, seenAfter: n } }; }');
+    const outcomes = await together(artifact, 'batch-async', numbered(5));
+    // each call's promise jobs ran before the next call started: nobody saw a later call's increment
+    outcomes.forEach((outcome, i) => expect(outcome).toMatchObject({ ok: true, result: { values: { mine: i + 1, seenAfter: i + 1 } } }));
+  });
+
+  it('fails only the call that leaves a rejection unhandled', async () => {
+    const artifact = await artifactOf('function transform(msg) { if (msg.payload === 1) Promise.reject(new Error("left")); return { values: { ok: msg.payload } }; }');
+    const outcomes = await together(artifact, 'batch-rejection', numbered(4));
+    expect(outcomes.map(errorCode)).toEqual(['ok', 'script_error', 'ok', 'ok']);
+  });
+
+  it('after a call that hits the memory limit, the next calls run in a fresh isolate', async () => {
+    const artifact = await artifactOf(
+      'var n = 0; function transform(msg) { n += 1; if (msg.payload === 1) "x".repeat(1 << 30); return { values: { n: n } }; }',
+    );
+    const outcomes = await together(artifact, 'batch-memory', numbered(4), OTHER_TENANT);
+    expect(outcomes.map(errorCode)).toEqual(['ok', 'memory_limit', 'ok', 'ok']);
+    // the isolate the memory limit was hit in is gone: its global state with it
+    expect(outcomes.slice(2).map((outcome) => outcome.ok && outcome.result?.values?.n)).toEqual([1, 2]);
+  });
+
+  it('runs a codec\'s calls as a batch too', async () => {
+    const artifact = await artifactOf('function decodeUplink(input) { return { data: { first: input.bytes[0], port: input.fPort } }; }');
+    const messages = numbered(10, (i) => [i, 0]).map((message) => ({ ...message, input: { connectionData: { fPort: 7 }, observedAt: ctx.observedAt } }));
+    const outcomes = await together(artifact, 'batch-codec', messages);
+    outcomes.forEach((outcome, i) => expect(outcome).toEqual({ ok: true, result: { payload: { first: i, port: 7 } }, logs: [], logsTruncated: false }));
+  });
+});

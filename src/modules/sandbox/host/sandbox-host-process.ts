@@ -49,11 +49,11 @@ const MAX_KNOWN_SOURCES = 10000;
  * - a host that reports a fatal isolate failure names the blame key (tenant or gate) before it dies;
  * - a host that stops answering within the time its queued calls can take is SIGKILLed, blaming the late calls;
  * - a host that dies without a word (V8 aborts the process on some oversized allocations) is judged from the
- *   calls that were running: the calls sent and not answered, of which only the oldest per tenant can have been
- *   running (a tenant's calls run one after another in its isolate; compile and gate runs each have their
- *   own). One such call is the culprit. Several are suspects: they run again alone, one at a time and nothing
- *   beside them, newest first; the one that crashes the host alone is the culprit, and when all but one
- *   passed, that last one is blamed without running it again.
+ *   calls that were running: the calls sent and not answered (the host runs the calls of a block version that
+ *   arrive together as one batch, so any of them may have been running). One such call is the culprit. Several
+ *   are suspects: they run again alone, one at a time and nothing beside them, newest first; the one that
+ *   crashes the host alone is the culprit, and when all but one passed, that last one is blamed without running
+ *   it again.
  */
 export class SandboxHostProcess {
   private child: ChildProcess | null = null;
@@ -287,29 +287,20 @@ export class SandboxHostProcess {
       }
       return sent.filter((entry) => this.pending.has(entry.request.id));
     }
-    // Nobody was named: of each tenant's calls only the oldest can have been running.
-    const running = new Map<string, Pending>();
-    const candidates: Pending[] = [];
-    for (const entry of [...sent].sort((a, b) => a.request.id - b.request.id)) {
-      if (entry.request.op !== 'invoke') candidates.push(entry);
-      else if (!running.has(entry.blameKey)) running.set(entry.blameKey, entry);
-    }
-    candidates.push(...running.values());
-    const innocent = sent.filter((entry) => !candidates.includes(entry));
-    if (candidates.length === 1) {
-      this.fail(candidates[0], 'memory_limit');
-      this.events.crashed(candidates[0].blameKey, 'the sandbox host died during the only call running');
-      return innocent;
-    }
-    if (candidates.length > 1) {
+    // Nobody was named: any call sent and not answered may have been running (the host runs a tenant's calls that
+    // arrive together as one batch).
+    if (sent.length === 1) {
+      this.fail(sent[0], 'memory_limit');
+      this.events.crashed(sent[0].blameKey, 'the sandbox host died during the only call running');
+    } else if (sent.length > 1) {
       // Newest first: the call that has been running longest is the likeliest culprit, so it tends to be the
       // last one left, blamed without running again.
-      this.suspects = [...(this.suspects ?? []), ...candidates.sort((a, b) => b.request.id - a.request.id)];
-      this.events.crashed(null, `the sandbox host died with ${candidates.length} calls running; running them alone to find the culprit`);
+      this.suspects = [...(this.suspects ?? []), ...[...sent].sort((a, b) => b.request.id - a.request.id)];
+      this.events.crashed(null, `the sandbox host died with ${sent.length} calls running; running them alone to find the culprit`);
     } else if (!this.closed) {
       this.events.crashed(null, 'the sandbox host exited');
     }
-    return innocent;
+    return [];
   }
 
   private fail(entry: Pending, code: 'timeout' | 'memory_limit'): void {

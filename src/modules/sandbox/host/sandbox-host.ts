@@ -75,28 +75,42 @@ function resolveArtifact(artifact: ScriptArtifact | ArtifactRef): ScriptArtifact
   return { ...artifact, source };
 }
 
-const MISSING_SOURCE = Symbol('missing source');
+const failureOf = (error: unknown): string => String((error as { message?: unknown })?.message ?? error);
 
-async function handle(request: HostRequest): Promise<unknown> {
-  switch (request.op) {
-    case 'invoke': {
-      // Resolved before the first await: a reference later in the same batch finds the source.
-      const artifact = resolveArtifact(request.artifact);
-      if (!artifact) return MISSING_SOURCE;
-      return engine.invoke(request.tenantId, request.blockVersionId, artifact, request.msgJson, request.ctxJson);
-    }
-    case 'compile':
-      return engine.compile(request.source);
-    case 'gate':
-      return engine.gate(request.blameKey, request.source, request.sampleInput, request.configurationSchema);
-  }
+function answer(id: number, work: Promise<unknown>): void {
+  work.then(
+    (value) => reply({ id, value }),
+    (error: unknown) => reply({ id, failure: failureOf(error) }),
+  );
 }
 
+/**
+ * Invocations of one block version of one tenant that arrive together run as one engine batch (one task of the
+ * isolate for many calls: see SandboxEngine.invokeMany); each still gets its own reply.
+ */
 process.on('message', (message: { requests: HostRequest[] }) => {
+  const batches = new Map<string, { tenantId: string; blockVersionId: string; artifact: ScriptArtifact; ids: number[]; calls: { msgJson: string; ctxJson: string }[] }>();
   for (const request of message.requests) {
-    handle(request).then(
-      (value) => reply(value === MISSING_SOURCE ? { id: request.id, missingSource: true } : { id: request.id, value }),
-      (error: unknown) => reply({ id: request.id, failure: String((error as { message?: unknown })?.message ?? error) }),
+    if (request.op === 'compile') answer(request.id, engine.compile(request.source));
+    else if (request.op === 'gate') answer(request.id, engine.gate(request.blameKey, request.source, request.sampleInput, request.configurationSchema));
+    else {
+      // Resolved in arrival order: a reference later in the same message finds the source an earlier one brought.
+      const artifact = resolveArtifact(request.artifact);
+      if (!artifact) {
+        reply({ id: request.id, missingSource: true });
+        continue;
+      }
+      const key = `${request.tenantId}\n${request.blockVersionId}\n${artifact.sha256}`;
+      let batch = batches.get(key);
+      if (!batch) batches.set(key, (batch = { tenantId: request.tenantId, blockVersionId: request.blockVersionId, artifact, ids: [], calls: [] }));
+      batch.ids.push(request.id);
+      batch.calls.push({ msgJson: request.msgJson, ctxJson: request.ctxJson });
+    }
+  }
+  for (const { tenantId, blockVersionId, artifact, ids, calls } of batches.values()) {
+    engine.invokeMany(tenantId, blockVersionId, artifact, calls).then(
+      (settled) => settled.forEach((result, i) => reply(result.status === 'fulfilled' ? { id: ids[i], value: result.value } : { id: ids[i], failure: failureOf(result.reason) })),
+      (error: unknown) => ids.forEach((id) => reply({ id, failure: failureOf(error) })),
     );
   }
 });

@@ -15,6 +15,7 @@
  *   E<code>\n<line:column or empty>\n<t><logs JSON>\n<message>     failure (script_error, memory_limit, invalid_output, output_too_large)
  *   P<id>                                                          the script returned a thenable; collect(id) after the call
  *   N<t><logs JSON>                                                 (collect) the thenable never settled
+ *   [envelope, ...] as JSON                                        (many, progress) several calls, see many()
  * where <t> is 1 when log lines were dropped, else 0.
  *
  * Intrinsics are captured before the tenant's source runs, so a script that patches JSON, String.prototype or
@@ -49,6 +50,7 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contra
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
   const stringIncludes = String.prototype.includes;
+  const stringIndexOf = String.prototype.indexOf;
   const locationPattern = new RegExp(filename.replace(/[.]/g, '\\.') + ':(\\d+):(\\d+)');
   const memoryMessages = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length', 'Invalid array buffer length'];
 
@@ -371,8 +373,48 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contra
     return 'N' + logPart(outcome === undefined ? newList() : outcome, logsTruncated);
   }
 
+  // The envelopes of the batch in progress, kept as they are made: a batch the timeout cuts short still reports
+  // the calls it finished (progress()).
+  let batch = null;
+
+  // Several calls in one task: msg and ctx JSON texts alternating, separated by newlines (JSON text never holds a
+  // raw one), each run exactly as call() runs it. The batch stops after a call whose outcome must end the task
+  // before the next call starts: a thenable (its promise jobs run when this task ends, as they would for that call
+  // alone; the host collects it and sends the rest again) or the memory limit (the host replaces the isolate).
+  function many(joined) {
+    const done = newList();
+    batch = done;
+    let start = 0;
+    while (start < joined.length) {
+      const middle = apply(stringIndexOf, joined, ['\n', start]);
+      if (middle < 0) break;
+      let end = apply(stringIndexOf, joined, ['\n', middle + 1]);
+      if (end < 0) end = joined.length;
+      const envelope = call(apply(stringSlice, joined, [start, middle]), apply(stringSlice, joined, [middle + 1, end]));
+      done[done.length] = envelope;
+      start = end + 1;
+      if (envelope[0] === 'P' || apply(stringSlice, envelope, [0, 13]) === 'Ememory_limit') break;
+    }
+    batch = null;
+    return stringify(done);
+  }
+
+  // The envelopes a batch cut short by the timeout had made (the call it was in is not among them).
+  function progress() {
+    const done = batch === null ? newList() : batch;
+    batch = null;
+    return stringify(done);
+  }
+
   return function entry(kind, first, second, third) {
     if (kind === 'call') return typeof entryFunction === 'function' ? call(first, second) : failure('script_error', 'the script is not loaded', '', newList(), false);
+    if (kind === 'many') {
+      if (typeof entryFunction === 'function') return many(first);
+      const list = newList();
+      list[0] = failure('script_error', 'the script is not loaded', '', newList(), false);
+      return stringify(list);
+    }
+    if (kind === 'progress') return progress();
     if (kind === 'collect') return collect(first);
     if (kind === 'ready') return ready();
     return loadFailed(first, second, third);

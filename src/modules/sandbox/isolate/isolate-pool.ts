@@ -39,12 +39,12 @@ export class TenantIsolate {
   ) {}
 
   /** Runs `use` on the context of this block version, building it first if needed (or its top-level failure). */
-  async withContext(
+  async withContext<T>(
     blockVersionId: string,
     artifact: ScriptArtifact,
     timeoutMs: number,
-    use: (context: ScriptContext) => Promise<Envelope>,
-  ): Promise<Envelope> {
+    use: (context: ScriptContext) => Promise<T>,
+  ): Promise<T | Envelope> {
     let slot = this.contexts.get(blockVersionId);
     if (slot && slot.sha256 !== artifact.sha256) {
       this.dropSlot(blockVersionId, slot);

@@ -17,7 +17,7 @@ import { codecBytes } from '../domain/codec-input';
 import { Envelope, failed } from '../domain/script-output';
 import type { SandboxLimits } from '../sandbox-limits';
 import { IsolatePool, PoolObserver } from './isolate-pool';
-import { SCRIPT_FILENAME, ScriptContext } from './script-context';
+import { CallInput, SCRIPT_FILENAME, ScriptContext } from './script-context';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 /** Blame key of compile runs: they parse and probe, never run the script's statements. */
@@ -166,6 +166,48 @@ export class SandboxEngine {
     );
   }
 
+  /**
+   * Runs several calls of one released artifact in the tenant's isolate, as `invoke` runs each of them, in
+   * order: the outcomes in the order of `calls`. They run as batches, each one task of the isolate under one
+   * timeout (a thread hand-off per batch instead of one per call); a call after which the task must end (a
+   * thenable result, the memory limit) ends its batch and the next batch starts after it. A batch cut short by
+   * the timeout keeps the calls it finished and runs the rest again, the call it was in at the head of the next
+   * batch with the whole time to itself (that call's statements may then run twice: its context keeps whatever
+   * the cut-off part changed). A batch that ends in any other failure of the isolate (a heap filled beyond the
+   * limit, an unhandled rejection) reports nothing: its calls run again one at a time through `invoke`. Each
+   * call settles on its own: an engine failure (SandboxEngineError) rejects only the call it happened in.
+   */
+  async invokeMany(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, calls: readonly CallInput[]): Promise<PromiseSettledResult<InvocationOutcome>[]> {
+    const alone = (call: CallInput) => this.invoke(tenantId, blockVersionId, artifact, call.msgJson, call.ctxJson);
+    if (calls.length === 1 || !isUsableArtifact(artifact)) return Promise.allSettled(calls.map(alone));
+    const timeoutMs = this.limits.timeoutMs;
+    const outcomes: PromiseSettledResult<InvocationOutcome>[] = [];
+    let rest = calls;
+    while (rest.length > 0) {
+      const batch = rest;
+      const ran = await this.pool.run(tenantId, async (tenant) => {
+        let envelopes: Envelope[] | Envelope;
+        try {
+          envelopes = await tenant.withContext(blockVersionId, artifact, timeoutMs, (context) => context.callMany(batch, timeoutMs));
+        } catch (error) {
+          if (tenant.isolate.isDisposed || !isTimeout(error)) return null;
+          // The first call used up the batch's time by itself: its own timeout.
+          envelopes = this.classify(tenant.isolate, error);
+        }
+        // A top-level failure of the source belongs to the first call; the next one builds the context again.
+        const list = Array.isArray(envelopes) ? envelopes : [envelopes];
+        const done = list.map(outcomeOf);
+        if (done.some((outcome) => !outcome.ok && outcome.error.code === 'memory_limit')) this.pool.discard(tenant);
+        return done;
+      });
+      if (ran === null) break;
+      for (const value of ran) outcomes.push({ status: 'fulfilled', value });
+      rest = rest.slice(ran.length);
+    }
+    for (const call of rest) outcomes.push(...(await Promise.allSettled([alone(call)])));
+    return outcomes;
+  }
+
   dispose(): void {
     this.pool.dispose();
   }
@@ -175,20 +217,29 @@ export class SandboxEngine {
     try {
       return await work();
     } catch (error) {
-      if (isolate.isDisposed) {
-        return { kind: 'done', outcome: failed('memory_limit', `The script exceeded the memory limit of ${this.limits.memoryMb} MiB.`) };
-      }
-      // isolated-vm's errors come from the main realm: not `instanceof` a test runner's Error.
-      const message = String((error as { message?: unknown })?.message ?? error);
-      if (/timed out/i.test(message)) {
-        return { kind: 'done', outcome: failed('timeout', `The script exceeded the time limit of ${this.limits.timeoutMs} ms.`) };
-      }
-      // Our bootstrap catches every throw of the script; what still escapes is a promise rejection the script left
-      // unhandled (isolated-vm fails the call with it) or an engine fault. Both belong to this call alone.
-      if (/^(Isolate is disposed|Reference has been released)/.test(message)) throw new SandboxEngineError(message);
-      return { kind: 'done', outcome: failed('script_error', `Unhandled promise rejection: ${message.slice(0, 1000)}`) };
+      return this.classify(isolate, error);
     }
   }
+
+  /** The outcome of what isolated-vm threw: the limit that was hit, or the call's own failure; throws for an engine fault. */
+  private classify(isolate: ivm.Isolate, error: unknown): Envelope {
+    if (isolate.isDisposed) {
+      return { kind: 'done', outcome: failed('memory_limit', `The script exceeded the memory limit of ${this.limits.memoryMb} MiB.`) };
+    }
+    // isolated-vm's errors come from the main realm: not `instanceof` a test runner's Error.
+    const message = String((error as { message?: unknown })?.message ?? error);
+    if (isTimeout(error)) {
+      return { kind: 'done', outcome: failed('timeout', `The script exceeded the time limit of ${this.limits.timeoutMs} ms.`) };
+    }
+    // Our bootstrap catches every throw of the script; what still escapes is a promise rejection the script left
+    // unhandled (isolated-vm fails the call with it) or an engine fault. Both belong to this call alone.
+    if (/^(Isolate is disposed|Reference has been released)/.test(message)) throw new SandboxEngineError(message);
+    return { kind: 'done', outcome: failed('script_error', `Unhandled promise rejection: ${message.slice(0, 1000)}`) };
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return /timed out/i.test(String((error as { message?: unknown })?.message ?? error));
 }
 
 /** Node error codes that the sandbox gate reports as `runtime_error`. */

@@ -7,7 +7,13 @@ import { CONTEXT_BOOTSTRAP } from './context-bootstrap';
 /** The file name scripts see in stack traces; gate issues take their line and column from it. */
 export const SCRIPT_FILENAME = 'block.js';
 
-type Entry = (kind: 'call' | 'collect' | 'ready' | 'thrown', first?: string, second?: string, third?: string) => string;
+type Entry = (kind: 'call' | 'many' | 'progress' | 'collect' | 'ready' | 'thrown', first?: string, second?: string, third?: string) => string;
+
+/** One call's input: msg and ctx as JSON text. */
+export interface CallInput {
+  msgJson: string;
+  ctxJson: string;
+}
 
 /** RangeError messages of allocations that failed: the memory limit, not a bug of the script. */
 const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length', 'Invalid array buffer length'];
@@ -19,6 +25,7 @@ const LOCATION = new RegExp(`${SCRIPT_FILENAME.replace(/[.]/g, '\\.')}:(\\d+):(\
  */
 export class ScriptContext {
   private constructor(
+    private readonly isolate: ivm.Isolate,
     private readonly context: ivm.Context,
     private readonly entry: ivm.Reference<Entry>,
     readonly sha256: string,
@@ -49,7 +56,7 @@ export class ScriptContext {
       entry = made as ivm.Reference<Entry>;
       const loaded = await runSource(isolate, context, entry, artifact.source, timeoutMs);
       // An empty answer: the entry function is there. Anything else is a failure envelope (a string: copying it runs no script code).
-      if (loaded === '') return new ScriptContext(context, entry, artifact.sha256);
+      if (loaded === '') return new ScriptContext(isolate, context, entry, artifact.sha256);
       entry.release();
       context.release();
       return decodeEnvelope(loaded);
@@ -65,9 +72,39 @@ export class ScriptContext {
    * outcome its promise jobs (already run, under the first call's timeout) left behind.
    */
   async call(msgJson: string, ctxJson: string, timeoutMs: number): Promise<Envelope> {
-    const first = decodeEnvelope(await this.entry.apply(undefined, ['call', msgJson, ctxJson], { timeout: timeoutMs }));
-    if (first.kind !== 'pending') return first;
-    return decodeEnvelope(await this.entry.apply(undefined, ['collect', first.id], { timeout: timeoutMs }));
+    return this.settled(decodeEnvelope(await this.entry.apply(undefined, ['call', msgJson, ctxJson], { timeout: timeoutMs })), timeoutMs);
+  }
+
+  /**
+   * Several calls in one task of the isolate, the whole batch under one timeout: the envelopes of the calls it
+   * ran, in order, at least one. It stops after a call that returned a thenable (collected here before the
+   * batch returns, so its promise jobs ran before any later call) or hit the memory limit; the caller runs the
+   * rest again. Cut short by the timeout, it returns the calls it finished, or throws the timeout when it
+   * finished none (the first call itself used up the time).
+   */
+  async callMany(calls: readonly CallInput[], timeoutMs: number): Promise<Envelope[]> {
+    let joined = '';
+    for (let i = 0; i < calls.length; i++) joined += (i === 0 ? '' : '\n') + calls[i].msgJson + '\n' + calls[i].ctxJson;
+    let answer: string;
+    try {
+      answer = await this.entry.apply(undefined, ['many', joined], { timeout: timeoutMs });
+    } catch (error) {
+      if (this.isolate.isDisposed || !/timed out/i.test(messageOf(error))) throw error;
+      const finished = envelopesOf(await this.entry.apply(undefined, ['progress'], { timeout: timeoutMs }), calls.length);
+      if (finished.length === 0) throw error;
+      return finished;
+    }
+    const envelopes = envelopesOf(answer, calls.length);
+    if (envelopes.length === 0) return [decodeEnvelope(undefined)];
+    const last = envelopes.length - 1;
+    envelopes[last] = await this.settled(envelopes[last], timeoutMs);
+    return envelopes;
+  }
+
+  /** A pending envelope's outcome: a second, trivial call reads what its promise jobs left behind. */
+  private async settled(envelope: Envelope, timeoutMs: number): Promise<Envelope> {
+    if (envelope.kind !== 'pending') return envelope;
+    return decodeEnvelope(await this.entry.apply(undefined, ['collect', envelope.id], { timeout: timeoutMs }));
   }
 
   release(): void {
@@ -95,6 +132,18 @@ async function runSource(isolate: ivm.Isolate, context: ivm.Context, entry: ivm.
     if (script) releaseQuietly(script);
   }
   return entry.apply(undefined, ['ready'], { timeout: timeoutMs });
+}
+
+/** The envelopes of a batch's answer (a JSON array of strings, at most `max`); none when it is not one. */
+function envelopesOf(answer: unknown, max: number): Envelope[] {
+  let list: unknown;
+  try {
+    list = typeof answer === 'string' ? JSON.parse(answer) : null;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.slice(0, max).map((envelope) => decodeEnvelope(envelope));
 }
 
 function messageOf(error: unknown): string {
