@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { JsonRows } from '../../../shared/database/json-rows';
 import type { DeliveryAttempt, SuppressionReason } from './email-delivery.entity';
 
 /** A delivery to create for one recipient of an action request. */
@@ -46,6 +47,24 @@ export interface ClaimedDelivery {
 }
 
 /** The one writer of `email_deliveries` and `dead_letters`. */
+const DELIVERY_ROWS = new JsonRows([
+  ['email_delivery_id', 'uuid'],
+  ['tenant_id', 'uuid'],
+  ['action_request_id', 'uuid'],
+  ['flow_id', 'uuid'],
+  ['flow_execution_id', 'uuid'],
+  ['node_id', 'varchar'],
+  ['device_id', 'uuid'],
+  ['email_template_id', 'uuid'],
+  ['email_template_version_id', 'uuid'],
+  ['recipient_binding_id', 'uuid'],
+  ['recipient_user_id', 'uuid'],
+  ['recipient_email', 'varchar'],
+  ['status', 'varchar'],
+  ['suppression_reason', 'varchar'],
+  ['message_id', 'varchar'],
+] as const);
+
 @Injectable()
 export class EmailDeliveriesStore {
   /** Inserts the deliveries (`queued`, or `suppressed` with their reason) and answers their ids in order. */
@@ -76,11 +95,8 @@ export class EmailDeliveriesStore {
               email_template_id, email_template_version_id, recipient_binding_id, recipient_user_id, recipient_email, status,
               suppression_reason, message_id, next_attempt_at, ended_at)
        SELECT x.*, CASE WHEN x.status = 'queued' THEN clock_timestamp() END, CASE WHEN x.status = 'suppressed' THEN clock_timestamp() END
-         FROM jsonb_to_recordset($1::jsonb) AS x(email_delivery_id uuid, tenant_id uuid, action_request_id uuid, flow_id uuid,
-              flow_execution_id uuid, node_id varchar, device_id uuid, email_template_id uuid, email_template_version_id uuid,
-              recipient_binding_id uuid, recipient_user_id uuid, recipient_email varchar, status varchar, suppression_reason varchar,
-              message_id varchar)`,
-      [JSON.stringify(rows)],
+         FROM (SELECT ${DELIVERY_ROWS.select} FROM ${DELIVERY_ROWS.from('$1')}) AS x`,
+      [DELIVERY_ROWS.encode(rows)],
     );
     return rows.map((row) => row.email_delivery_id);
   }

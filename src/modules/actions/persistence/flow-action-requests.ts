@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { JsonRows } from '../../../shared/database/json-rows';
 import { JobQueue } from '../../../shared/jobs/job-queue';
 
 /** The job that turns committed requests into deliveries (registered by ExpandActionRequestsJob). */
@@ -21,6 +22,15 @@ export interface ActionRequest {
  * call it). One statement per call whatever the number of requests, plus the job that turns them into deliveries
  * after COMMIT (`actions.email.expand`, enqueued in the same transaction).
  */
+const REQUEST_ROWS = new JsonRows([
+  ['tenant_id', 'uuid'],
+  ['flow_id', 'uuid'],
+  ['flow_execution_id', 'uuid'],
+  ['node_id', 'varchar'],
+  ['email_template_id', 'uuid'],
+  ['device_id', 'uuid'],
+] as const);
+
 @Injectable()
 export class FlowActionRequests {
   constructor(private readonly jobs: JobQueue) {}
@@ -35,11 +45,7 @@ export class FlowActionRequests {
       email_template_id: r.emailTemplateId,
       device_id: r.deviceId,
     }));
-    await manager.query(
-      `INSERT INTO flow_action_requests (tenant_id, flow_id, flow_execution_id, node_id, email_template_id, device_id)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, flow_id uuid, flow_execution_id uuid, node_id varchar, email_template_id uuid, device_id uuid)`,
-      [JSON.stringify(rows)],
-    );
+    await manager.query(`INSERT INTO flow_action_requests (${REQUEST_ROWS.names}) SELECT ${REQUEST_ROWS.select} FROM ${REQUEST_ROWS.from('$1')}`, [REQUEST_ROWS.encode(rows)]);
     await this.jobs.enqueue({ name: EXPAND_ACTION_REQUESTS_JOB }, manager);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter, Histogram } from 'prom-client';
 import { EntityManager, QueryFailedError } from 'typeorm';
+import { JsonRows } from '../../../shared/database/json-rows';
 import { FlowActionRequests } from '../../actions';
 import type { ExecutionResult } from '../../flows/engine';
 import { TelemetryRow, TelemetryWriteRefusedError, TelemetryWriter } from '../../telemetry';
@@ -23,6 +24,31 @@ export interface StoreOptions {
  * `email-action` nodes. A message whose values the storage refuses becomes a failed execution and stores nothing
  * else; the other messages of the batch are not affected.
  */
+/** The columns of an execution row as the batch insert sends them. */
+const EXECUTION_ROWS = new JsonRows([
+  ['flow_execution_id', 'uuid'],
+  ['tenant_id', 'uuid'],
+  ['flow_id', 'uuid'],
+  ['flow_version_id', 'uuid'],
+  ['version_number', 'int'],
+  ['device_id', 'uuid'],
+  ['mode', 'varchar'],
+  ['replay_id', 'uuid'],
+  ['raw_ingestion_message_id', 'uuid'],
+  ['raw_received_at', 'timestamptz'],
+  ['observed_at', 'timestamptz'],
+  ['correlation_id', 'varchar'],
+  ['status', 'varchar'],
+  ['started_at', 'timestamptz'],
+  ['duration_ms', 'real'],
+  ['error', 'jsonb'],
+  ['parameters', 'jsonb'],
+  ['current', 'jsonb'],
+  ['timeseries', 'jsonb'],
+  ['actions', 'jsonb'],
+  ['trace', 'jsonb'],
+] as const);
+
 @Injectable()
 export class FlowExecutionStore {
   constructor(
@@ -118,16 +144,9 @@ export class FlowExecutionStore {
       actions: o.result.actions,
       trace: compactTrace(o.result.trace, o.result.status === 'failed' || options.captured?.has(o.flowExecutionId) === true),
     }));
-    await manager.query(
-      `INSERT INTO flow_executions (flow_execution_id, tenant_id, flow_id, flow_version_id, version_number, device_id, mode, replay_id,
-              raw_ingestion_message_id, raw_received_at, observed_at, correlation_id, status, started_at, duration_ms, error,
-              parameters, current, timeseries, actions, trace)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(flow_execution_id uuid, tenant_id uuid, flow_id uuid, flow_version_id uuid,
-              version_number int, device_id uuid, mode varchar, replay_id uuid, raw_ingestion_message_id uuid,
-              raw_received_at timestamptz, observed_at timestamptz, correlation_id varchar, status varchar, started_at timestamptz,
-              duration_ms real, error jsonb, parameters jsonb, current jsonb, timeseries jsonb, actions jsonb, trace jsonb)`,
-      [JSON.stringify(rows)],
-    );
+    await manager.query(`INSERT INTO flow_executions (${EXECUTION_ROWS.names}) SELECT ${EXECUTION_ROWS.select} FROM ${EXECUTION_ROWS.from('$1')}`, [
+      EXECUTION_ROWS.encode(rows),
+    ]);
   }
 
   private async insertActionRequests(manager: EntityManager, outcomes: readonly MessageOutcome[]): Promise<void> {
