@@ -465,6 +465,14 @@ describe('ScriptSandbox.invoke: calls of one block version that arrive together'
     expect(outcomes.slice(0, 2).map((outcome) => outcome.ok && outcome.result?.values?.n)).toEqual([1, 2]);
   });
 
+  it('times out only the call whose promise jobs spin after it returned', async () => {
+    const artifact = await artifactOf(
+      'function transform(msg) { if (msg.payload === 2) { const spin = () => Promise.resolve().then(spin); spin(); } return { values: { ok: msg.payload } }; }',
+    );
+    const outcomes = await together(artifact, 'batch-jobs', numbered(5));
+    expect(outcomes.map(errorCode)).toEqual(['ok', 'ok', 'timeout', 'ok', 'ok']);
+  });
+
   it('gives every call its own time: slow calls that fit alone all succeed in a batch they do not fit together', async () => {
     const artifact = await artifactOf('function transform(msg) { const end = Date.now() + 20; while (Date.now() < end); return { values: { ok: msg.payload } }; }');
     const outcomes = await together(artifact, 'batch-slow', numbered(6));

@@ -15,7 +15,8 @@
  *   E<code>\n<line:column or empty>\n<t><logs JSON>\n<message>     failure (script_error, memory_limit, invalid_output, output_too_large)
  *   P<id>                                                          the script returned a thenable; collect(id) after the call
  *   N<t><logs JSON>                                                 (collect) the thenable never settled
- *   [envelope, ...] as JSON                                        (many, progress) several calls, see many()
+ *   [envelope, ...] as JSON                                        (many) several calls, see many()
+ *   <r>[envelope, ...] as JSON                                     (progress) r: 1 when the batch's calls all ran
  * where <t> is 1 when log lines were dropped, else 0.
  *
  * Intrinsics are captured before the tenant's source runs, so a script that patches JSON, String.prototype or
@@ -373,9 +374,10 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contra
     return 'N' + logPart(outcome === undefined ? newList() : outcome, logsTruncated);
   }
 
-  // The envelopes of the batch in progress, kept as they are made: a batch the timeout cuts short still reports
-  // the calls it finished (progress()).
+  // The envelopes of the latest batch, kept as they are made, and whether its calls all ran: a batch the timeout
+  // cuts short still reports the calls it finished (progress()).
   let batch = null;
+  let batchRan = false;
 
   // Several calls in one task: msg and ctx JSON texts alternating, separated by newlines (JSON text never holds a
   // raw one), each run exactly as call() runs it. The batch stops after a call whose outcome must end the task
@@ -384,6 +386,7 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contra
   function many(joined) {
     const done = newList();
     batch = done;
+    batchRan = false;
     let start = 0;
     while (start < joined.length) {
       const middle = apply(stringIndexOf, joined, ['\n', start]);
@@ -395,15 +398,18 @@ export const CONTEXT_BOOTSTRAP = String.raw`(function bootstrap(filename, contra
       start = end + 1;
       if (envelope[0] === 'P' || apply(stringSlice, envelope, [0, 13]) === 'Ememory_limit') break;
     }
-    batch = null;
+    batchRan = true;
     return stringify(done);
   }
 
-  // The envelopes a batch cut short by the timeout had made (the call it was in is not among them).
+  // After a timeout: 0 and the envelopes of the calls the latest batch finished, when the time ran out in one of its
+  // calls (not among them); 1 and its envelopes, when it ran out after them, in the promise jobs they left.
   function progress() {
     const done = batch === null ? newList() : batch;
+    const ran = batchRan;
     batch = null;
-    return stringify(done);
+    batchRan = false;
+    return (ran ? '1' : '0') + stringify(done);
   }
 
   return function entry(kind, first, second, third) {

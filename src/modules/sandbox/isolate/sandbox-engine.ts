@@ -174,8 +174,9 @@ export class SandboxEngine {
    * the timeout keeps the calls it finished and runs the rest again, the call it was in at the head of the next
    * batch with the whole time to itself (that call's statements may then run twice: its context keeps whatever
    * the cut-off part changed). A batch that ends in any other failure of the isolate (a heap filled beyond the
-   * limit, an unhandled rejection) reports nothing: its calls run again one at a time through `invoke`. Each
-   * call settles on its own: an engine failure (SandboxEngineError) rejects only the call it happened in.
+   * limit, an unhandled rejection, the time running out in the promise jobs its calls left behind) tells nothing
+   * of whose it was: its calls run again one at a time through `invoke`. Each call settles on its own: an
+   * engine failure (SandboxEngineError) rejects only the call it happened in.
    */
   async invokeMany(tenantId: string, blockVersionId: string, artifact: ScriptArtifact, calls: readonly CallInput[]): Promise<PromiseSettledResult<InvocationOutcome>[]> {
     const alone = (call: CallInput) => this.invoke(tenantId, blockVersionId, artifact, call.msgJson, call.ctxJson);

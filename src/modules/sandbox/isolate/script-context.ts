@@ -9,6 +9,13 @@ export const SCRIPT_FILENAME = 'block.js';
 
 type Entry = (kind: 'call' | 'many' | 'progress' | 'collect' | 'ready' | 'thrown', first?: string, second?: string, third?: string) => string;
 
+/** A batch's time ran out in the promise jobs its calls left behind: any of them may be to blame. */
+export class UnattributedBatchTimeout extends Error {
+  constructor() {
+    super('the batch ran out of time after its calls');
+  }
+}
+
 /** One call's input: msg and ctx as JSON text. */
 export interface CallInput {
   msgJson: string;
@@ -79,8 +86,9 @@ export class ScriptContext {
    * Several calls in one task of the isolate, the whole batch under one timeout: the envelopes of the calls it
    * ran, in order, at least one. It stops after a call that returned a thenable (collected here before the
    * batch returns, so its promise jobs ran before any later call) or hit the memory limit; the caller runs the
-   * rest again. Cut short by the timeout, it returns the calls it finished, or throws the timeout when it
-   * finished none (the first call itself used up the time).
+   * rest again. Cut short by the timeout in one of its calls, it returns the calls it finished, or throws the
+   * timeout when it finished none (the first call itself used up the time); cut short after its calls, in the
+   * promise jobs they left behind, it throws UnattributedBatchTimeout.
    */
   async callMany(calls: readonly CallInput[], timeoutMs: number): Promise<Envelope[]> {
     let joined = '';
@@ -90,7 +98,10 @@ export class ScriptContext {
       answer = await this.entry.apply(undefined, ['many', joined], { timeout: timeoutMs });
     } catch (error) {
       if (this.isolate.isDisposed || !/timed out/i.test(messageOf(error))) throw error;
-      const finished = envelopesOf(await this.entry.apply(undefined, ['progress'], { timeout: timeoutMs }), calls.length);
+      const report = await this.entry.apply(undefined, ['progress'], { timeout: timeoutMs });
+      // The time ran out in promise jobs after the calls: whose they were cannot be told.
+      if (typeof report !== 'string' || report[0] !== '0') throw new UnattributedBatchTimeout();
+      const finished = envelopesOf(report.slice(1), calls.length);
       if (finished.length === 0) throw error;
       return finished;
     }
