@@ -108,7 +108,14 @@ export class ScriptContext {
     const envelopes = envelopesOf(answer, calls.length);
     if (envelopes.length === 0) return [decodeEnvelope(undefined)];
     const last = envelopes.length - 1;
-    envelopes[last] = await this.settled(envelopes[last], timeoutMs);
+    try {
+      envelopes[last] = await this.settled(envelopes[last], timeoutMs);
+    } catch (error) {
+      // Its outcome could not be read: that call runs again (its statements a second time) at the head of the next
+      // batch, where a failure is its own.
+      if (last === 0) throw error;
+      envelopes.pop();
+    }
     return envelopes;
   }
 
