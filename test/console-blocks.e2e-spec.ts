@@ -31,6 +31,8 @@ describe('web console: blocks, raw messages and the legacy import', () => {
   let tenant: SeededTenant;
   let admin: ReturnType<typeof as>;
   let watched: WatchedPage;
+  /** The page's requests not yet answered (a refetch a step's change started may still be on its way). */
+  let inFlight = 0;
   const source = new LegacySource();
 
   beforeAll(async () => {
@@ -43,6 +45,9 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     watched = await watchedPage(browser, t.baseUrl);
     watched.allow(NO_COOKIE_YET);
     const { page } = watched;
+    page.on('request', () => (inFlight += 1));
+    page.on('requestfinished', () => (inFlight -= 1));
+    page.on('requestfailed', () => (inFlight -= 1));
     await page.goto('/console/');
     await page.getByLabel('Username or e-mail').fill(TEST_ADMIN.username);
     await page.getByLabel('Password').fill(TEST_ADMIN.password);
@@ -57,9 +62,14 @@ describe('web console: blocks, raw messages and the legacy import', () => {
     await t?.close();
   });
 
-  /** Navigates once the page's own requests are done: a refetch cut by the navigation would count as a failed request. */
+  /**
+   * Navigates once the page's own requests are done: a refetch cut by the navigation would count as a failed
+   * request. (The load state 'networkidle' is reached once per document: it does not wait for a single-page
+   * app's later fetches.)
+   */
   async function go(path: string): Promise<void> {
-    await watched.page.waitForLoadState('networkidle');
+    const until = Date.now() + 10_000;
+    while (inFlight > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
     await watched.page.goto(path);
   }
 
