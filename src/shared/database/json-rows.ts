@@ -15,8 +15,11 @@ export class JsonRows<K extends string> {
   /** The select list reading each row `e`: `(e->>0)::uuid AS a, ...`. */
   readonly select: string;
 
-  constructor(private readonly columns: readonly JsonRowColumn<K>[]) {
-    this.names = columns.map(([name]) => name).join(', ');
+  private readonly keys: readonly K[];
+
+  constructor(columns: readonly JsonRowColumn<K>[]) {
+    this.keys = columns.map(([name]) => name);
+    this.names = this.keys.join(', ');
     this.select = columns
       .map(([name, type], index) =>
         type === 'jsonb' || type === 'json' ? `nullif(e->${index}, 'null'::jsonb)${type === 'json' ? '::json' : ''} AS ${name}` : `(e->>${index})::${type} AS ${name}`,
@@ -31,7 +34,6 @@ export class JsonRows<K extends string> {
 
   /** The parameter for `rows` (undefined values are sent as null). */
   encode(rows: readonly Readonly<Record<K, unknown>>[]): string {
-    const keys = this.columns.map(([name]) => name);
-    return JSON.stringify(rows.map((row) => keys.map((key) => row[key])));
+    return JSON.stringify(rows.map((row) => this.keys.map((key) => row[key])));
   }
 }

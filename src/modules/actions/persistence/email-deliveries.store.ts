@@ -46,7 +46,7 @@ export interface ClaimedDelivery {
   version_body_html: string | null;
 }
 
-/** The one writer of `email_deliveries` and `dead_letters`. */
+/** The columns of a delivery row as the batch insert sends them. */
 const DELIVERY_ROWS = new JsonRows([
   ['email_delivery_id', 'uuid'],
   ['tenant_id', 'uuid'],
@@ -65,6 +65,7 @@ const DELIVERY_ROWS = new JsonRows([
   ['message_id', 'varchar'],
 ] as const);
 
+/** The one writer of `email_deliveries` and `dead_letters`. */
 @Injectable()
 export class EmailDeliveriesStore {
   /** Inserts the deliveries (`queued`, or `suppressed` with their reason) and answers their ids in order. */

@@ -16,12 +16,7 @@ export interface ActionRequest {
   deviceId: string;
 }
 
-/**
- * The one writer of `flow_action_requests`. Live processing calls `record` inside the transaction that stores the
- * executions, so a request exists exactly when its execution committed (previews, fixture runs and replays never
- * call it). One statement per call whatever the number of requests, plus the job that turns them into deliveries
- * after COMMIT (`actions.email.expand`, enqueued in the same transaction).
- */
+/** The columns of an action request row as the batch insert sends them. */
 const REQUEST_ROWS = new JsonRows([
   ['tenant_id', 'uuid'],
   ['flow_id', 'uuid'],
@@ -31,6 +26,12 @@ const REQUEST_ROWS = new JsonRows([
   ['device_id', 'uuid'],
 ] as const);
 
+/**
+ * The one writer of `flow_action_requests`. Live processing calls `record` inside the transaction that stores the
+ * executions, so a request exists exactly when its execution committed (previews, fixture runs and replays never
+ * call it). One statement per call whatever the number of requests, plus the job that turns them into deliveries
+ * after COMMIT (`actions.email.expand`, enqueued in the same transaction).
+ */
 @Injectable()
 export class FlowActionRequests {
   constructor(private readonly jobs: JobQueue) {}

@@ -18,12 +18,6 @@ export interface StoreOptions {
   captured?: ReadonlySet<string>;
 }
 
-/**
- * Stores what run messages produced, inside the caller's transaction: the values of the succeeded executions
- * through the telemetry write API, one execution record per message, and (live only) the e-mail requests of
- * `email-action` nodes. A message whose values the storage refuses becomes a failed execution and stores nothing
- * else; the other messages of the batch are not affected.
- */
 /** The columns of an execution row as the batch insert sends them. */
 const EXECUTION_ROWS = new JsonRows([
   ['flow_execution_id', 'uuid'],
@@ -49,6 +43,12 @@ const EXECUTION_ROWS = new JsonRows([
   ['trace', 'jsonb'],
 ] as const);
 
+/**
+ * Stores what run messages produced, inside the caller's transaction: the values of the succeeded executions
+ * through the telemetry write API, one execution record per message, and (live only) the e-mail requests of
+ * `email-action` nodes. A message whose values the storage refuses becomes a failed execution and stores nothing
+ * else; the other messages of the batch are not affected.
+ */
 @Injectable()
 export class FlowExecutionStore {
   constructor(

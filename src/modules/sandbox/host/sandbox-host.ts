@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ScriptArtifact } from '../domain/sandbox-contract';
 import { SandboxEngine } from '../isolate/sandbox-engine';
+import type { CallInput } from '../isolate/script-context';
 import type { SandboxLimits } from '../sandbox-limits';
 import type { ArtifactRef, HostMessage, HostReply, HostRequest } from './host-protocol';
 
@@ -89,7 +90,7 @@ function answer(id: number, work: Promise<unknown>): void {
  * isolate for many calls: see SandboxEngine.invokeMany); each still gets its own reply.
  */
 process.on('message', (message: { requests: HostRequest[] }) => {
-  const batches = new Map<string, { tenantId: string; blockVersionId: string; artifact: ScriptArtifact; ids: number[]; calls: { msgJson: string; ctxJson: string }[] }>();
+  const batches = new Map<string, { tenantId: string; blockVersionId: string; artifact: ScriptArtifact; ids: number[]; calls: CallInput[] }>();
   for (const request of message.requests) {
     if (request.op === 'compile') answer(request.id, engine.compile(request.source));
     else if (request.op === 'gate') answer(request.id, engine.gate(request.blameKey, request.source, request.sampleInput, request.configurationSchema));
