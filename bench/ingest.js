@@ -25,7 +25,10 @@
  * checkpointer), not other databases' backends on a shared server nor this benchmark's own connection (its backlog polls).
  * In the sliced comparison the ack path's slices also load a bare node:http server (bench/bare-ack-server.js: the body
  * read, parsed as JSON and answered 202, no database, no framework), the floor any Node intake pays per request,
- * printed next to the goal's budget (a third of the baseline's CPU per uplink end to end); BENCH_FLOOR=0 leaves it out.
+ * printed next to the goal's budget (a third of the baseline's CPU per uplink end to end), and a durable floor
+ * (bench/durable-ack-server.js: the same bare intake, each 202 after the service's own group-commit writer has stored the
+ * raw row in the working tree's database), printed with the working tree's pipeline PostgreSQL CPU as the share of
+ * that budget its rows cost before any of the service's own work; BENCH_FLOOR=0 leaves both out.
  * BENCH_NODE_ARGS adds node options to the working tree's services only: with BENCH_BASELINE=HEAD it measures one
  * option against none, side by side.
  * Prints figures; never fails on a number.
@@ -59,9 +62,10 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? (BASELINE ? 'slices,e2e,halves
 /** The sliced comparison: BENCH_SLICES slices of BENCH_SLICE_SECONDS per side, alternating. */
 const SLICES = Number(process.env.BENCH_SLICES ?? 12);
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
-/** The ack path's slices include a bare node:http server's (bench/bare-ack-server.js) unless BENCH_FLOOR=0. */
+/** The ack path's slices include the bare node:http floors (bench/bare-ack-server.js, bench/durable-ack-server.js) unless BENCH_FLOOR=0. */
 const FLOOR = process.env.BENCH_FLOOR !== '0';
 const FLOOR_MODE = 'bare node:http: body read, JSON.parse, 202; no database';
+const DURABLE_FLOOR_MODE = "bare node:http, each 202 after the service's own group commit of the raw row; no framework, no checks";
 const DEVICES = 1000;
 const FIELDS = ['temperature', 'humidity', 'pressure', 'battery'];
 const GOALS = { processedPerSecond: 6000, ackP99Ms: 50, plainRatio: 0.15 };
@@ -235,8 +239,22 @@ async function seed(db, api) {
   return { tenantNumber: tenant.tenant_number, deviceTypeId: type.device_type_id };
 }
 
-async function credential(api, tenantNumber, name) {
-  const { body } = await api('POST', `/v1/tenants/${tenantNumber}/ingestion-credentials`, { name });
+/** Bench credentials a side keeps active at most (a tenant holds at most 10); the oldest are revoked first. */
+const ACTIVE_CREDENTIALS = 6;
+
+/**
+ * A new tenant ingestion credential of the side's tenant. Each run uses its own; the runs before it have ended, so the
+ * oldest beyond ACTIVE_CREDENTIALS are revoked first.
+ */
+async function credential(side, api, name) {
+  side.credentials ??= [];
+  while (side.credentials.length >= ACTIVE_CREDENTIALS) {
+    const oldest = side.credentials.shift();
+    const { etag } = await api('GET', `/v1/ingestion-credentials/${oldest}`);
+    await api('POST', `/v1/ingestion-credentials/${oldest}/revoke`, undefined, { 'If-Match': etag });
+  }
+  const { body } = await api('POST', `/v1/tenants/${side.tenantNumber}/ingestion-credentials`, { name });
+  side.credentials.push(body.ingestionCredentialId);
   return { id: body.ingestionCredentialId, token: body.token };
 }
 
@@ -430,12 +448,12 @@ async function verify(db, credentialId, since) {
 
 /** One measured run against `services` (the connections split between them). */
 async function scenario(label, side, services) {
-  const { db, api, tenantNumber, postmaster } = side;
+  const { db, api, postmaster } = side;
   const next = uplinks();
   const split = (token) => services.map((service, index) => poster(service.url, token, Math.floor(CONNECTIONS / services.length) + (index < CONNECTIONS % services.length ? 1 : 0)));
 
   // Warm-up (plans compiled, sandbox contexts created, JIT), on its own credential, then an empty backlog.
-  const warm = await credential(api, tenantNumber, `bench warm-up ${label}`);
+  const warm = await credential(side, api, `bench warm-up ${label}`);
   const warmPosters = split(warm.token);
   await send(warmPosters, next, WARM_UP);
   warmPosters.forEach((target) => target.close());
@@ -443,7 +461,7 @@ async function scenario(label, side, services) {
 
   const plain = await plainInsertRate(side.url, next(), PLAIN_SECONDS, PLAIN_CONNECTIONS);
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
-  const run = await credential(api, tenantNumber, `bench ${label}`);
+  const run = await credential(side, api, `bench ${label}`);
   const posters = split(run.token);
   const pids = Object.fromEntries([...services.map((service, index) => [`service${index}`, { pid: service.pid, children: true }]), ['bench', process.pid]]);
   const workBefore = await databaseWork(db);
@@ -554,13 +572,13 @@ async function explainClaim(db, root) {
  * (SIGCONT) together and drain it. Start-up is outside both measurements.
  */
 async function backlogRun(label, side, processes) {
-  const { db, ingestOnly, ingestApi: api, tenantNumber, postmaster, start } = side;
+  const { db, ingestOnly, ingestApi: api, postmaster, start } = side;
   const workers = await Promise.all(Array.from({ length: processes }, () => start()));
   try {
     await drained(db, 100);
     for (const worker of workers) process.kill(worker.pid, 'SIGSTOP');
     const next = uplinks();
-    const run = await credential(api, tenantNumber, `bench ${label}`);
+    const run = await credential(side, api, `bench ${label}`);
     const posters = [poster(ingestOnly.url, run.token, CONNECTIONS)];
     const ackPids = { ingest: { pid: ingestOnly.pid, children: true } };
     const ackWorkBefore = await databaseWork(db);
@@ -701,12 +719,21 @@ async function slicedComparison(sides) {
 }
 
 async function slicedModes(sides, results) {
+  // The durable floor writes into the working tree's database, as its tenant through a credential of its own (made
+  // before the processing service is paused; its rows are processed when that service resumes).
+  const tree = sides[sides.length - 1];
+  const durable = FLOOR
+    ? {
+        credentialId: (await credential(tree, tree.api, 'bench slices durable floor')).id,
+        tenantId: (await tree.db.query(`SELECT tenant_id FROM tenants WHERE key = 'bench'`)).rows[0].tenant_id,
+      }
+    : null;
   for (const mode of ['end to end, 1 process', 'ack path alone']) {
     const parts = [];
     for (const side of sides) {
       const service = mode === 'ack path alone' ? await side.start({ PROCESSING_ENABLED: 'false' }) : side.services[0];
       // side.api is the processing service's: the credential is made before it is paused.
-      const run = await credential(side.api, side.tenantNumber, `bench slices ${mode}`);
+      const run = await credential(side, side.api, `bench slices ${mode}`);
       if (mode === 'ack path alone') {
         await drained(side.db, 100);
         process.kill(side.services[0].pid, 'SIGSTOP');
@@ -719,9 +746,16 @@ async function slicedModes(sides, results) {
     if (mode === 'ack path alone' && FLOOR) {
       // The floor takes its slices among the ack path's: the same load, on the same machine at the same time.
       const service = await startBenchServer('bare-ack-server.js');
-      const part = { side: null, service, posters: [poster(service.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      const part = { side: null, kind: 'floor', service, posters: [poster(service.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
       await send(part.posters, part.next, WARM_UP);
       parts.push(part);
+      // The durable floor: the same bare intake, each 202 after the service's own group commit of the raw row.
+      const durableService = await startBenchServer('durable-ack-server.js', {
+        env: { DATABASE_URL: tree.url, TENANT_ID: durable.tenantId, CREDENTIAL_ID: durable.credentialId, DIST: join(tree.root, 'dist') },
+      });
+      const durablePart = { side: tree, kind: 'durable floor', service: durableService, posters: [poster(durableService.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      await send(durablePart.posters, durablePart.next, WARM_UP);
+      parts.push(durablePart);
     }
     for (let slice = 0; slice < SLICES; slice += 1) {
       for (const part of slice % 2 === 0 ? parts : [...parts].reverse()) {
@@ -745,8 +779,8 @@ async function slicedModes(sides, results) {
       else await drained(part.side.db);
       const count = mode === 'ack path alone' ? part.acked : part.processed;
       results.push({
-        mode: part.side === null ? FLOOR_MODE : mode,
-        side: part.side === null ? 'floor' : part.side.name,
+        mode: part.kind === 'floor' ? FLOOR_MODE : part.kind === 'durable floor' ? DURABLE_FLOOR_MODE : mode,
+        side: part.kind ?? part.side.name,
         perSecond: count / part.seconds,
         ackPerSecond: part.acked / part.seconds,
         p99: percentile(part.latencies, 0.99),
@@ -764,6 +798,7 @@ function printSlices(sides, results) {
   log('| --- | ---: | ---: | ---: | --- |');
   const [a, b] = sides.map((side) => results.filter((r) => r.side === side.name));
   const floor = results.find((r) => r.side === 'floor');
+  const durable = results.find((r) => r.side === 'durable floor');
   for (let i = 0; i < a.length; i += 1) {
     const [x, y] = [a[i], b[i]];
     const e2e = x.mode !== 'ack path alone';
@@ -781,6 +816,22 @@ function printSlices(sides, results) {
   log(
     `floor (${FLOOR_MODE}, slices among the ack path's): ${fmt(floor.perSecond)} answers/s, ack p99 ${floor.p99.toFixed(1)} ms, CPU ${floor.service.toFixed(3)} ms per request;` +
       ` the goal's budget (a third of ${sides[0].name}'s end to end) ${budget.toFixed(3)} ms per uplink, of which the floor alone takes ${((floor.service / budget) * 100).toFixed(0)}%`,
+  );
+  if (!durable) return;
+  // What any service pays with the working tree's rows: the durable floor's ack (its service and PostgreSQL CPU) and
+  // the working tree's pipeline statements (its PostgreSQL CPU end to end less its ack path's).
+  const [treeEndToEnd, treeAck] = [b.find((r) => r.mode !== 'ack path alone'), b.find((r) => r.mode === 'ack path alone')];
+  const pipelinePostgres = Math.max(0, treeEndToEnd.postgres - treeAck.postgres);
+  const fixed = durable.service + durable.postgres + pipelinePostgres;
+  const share = (ms) => `${((ms / budget) * 100).toFixed(0)}%`;
+  log(
+    `durable floor (${DURABLE_FLOOR_MODE}, slices among the ack path's): ${fmt(durable.perSecond)} acks/s, ack p99 ${durable.p99.toFixed(1)} ms, CPU ${(durable.service + durable.postgres).toFixed(3)} ms per uplink` +
+      ` (${durable.service.toFixed(3)} + ${durable.postgres.toFixed(3)}; ${sides[1].name}'s ack path ${(treeAck.service + treeAck.postgres).toFixed(3)})`,
+  );
+  log(
+    `with ${sides[1].name}'s rows: the durable floor's ack ${(durable.service + durable.postgres).toFixed(3)} + its pipeline's PostgreSQL CPU ${pipelinePostgres.toFixed(3)} = ${fixed.toFixed(3)} ms per uplink,` +
+      ` ${share(fixed)} of the goal's budget before any of the pipeline's service work (${sides[1].name}: ${Math.max(0, treeEndToEnd.service - treeAck.service).toFixed(3)} ms) or the ack path's rules (${Math.max(0, treeAck.service - durable.service).toFixed(3)} ms);` +
+      ` left for them: ${(budget - fixed).toFixed(3)} ms`,
   );
 }
 
