@@ -9,10 +9,11 @@ const { join } = require('node:path');
 const dist = process.env.DIST;
 const { createDataSource } = require(join(dist, 'database', 'data-source'));
 const { RawMessageWriter } = require(join(dist, 'modules', 'ingestion', 'ingest', 'raw-message-writer'));
+const { chirpStackDedupKey, dedupScope } = require(join(dist, 'modules', 'ingestion', 'ingest', 'deduplication'));
 
 const tenantId = process.env.TENANT_ID;
 const credentialId = process.env.CREDENTIAL_ID;
-const dedupScope = `tenant:${tenantId}`;
+const scope = dedupScope(tenantId);
 
 function answer(res, status, body) {
   res.statusCode = status;
@@ -45,8 +46,8 @@ async function main() {
           event: 'up',
           credentialId,
           tenantId,
-          dedupScope,
-          dedupKey: typeof parsed?.deduplicationId === 'string' ? parsed.deduplicationId : null,
+          dedupScope: scope,
+          dedupKey: chirpStackDedupKey(typeof parsed?.deduplicationId === 'string' ? parsed.deduplicationId : null),
           devEui,
           observedAt: observedAt && !Number.isNaN(observedAt.getTime()) ? observedAt : null,
           rawPayload: null,

@@ -236,7 +236,7 @@ async function seed(db, api) {
   const flowVersion = (await api('POST', `/v1/flows/${flow.body.flowId}/versions`, { graph })).body;
   await api('POST', `/v1/flows/${flow.body.flowId}/versions/${flowVersion.flowVersionId}/release`);
   await api('POST', `/v1/flows/${flow.body.flowId}/activate`, { flowVersionId: flowVersion.flowVersionId }, { 'If-Match': flow.etag });
-  return { tenantNumber: tenant.tenant_number, deviceTypeId: type.device_type_id };
+  return { tenantId: tenant.tenant_id, tenantNumber: tenant.tenant_number, deviceTypeId: type.device_type_id };
 }
 
 /** Bench credentials a side keeps active at most (a tenant holds at most 10); the oldest are revoked first. */
@@ -247,7 +247,6 @@ const ACTIVE_CREDENTIALS = 6;
  * oldest beyond ACTIVE_CREDENTIALS are revoked first.
  */
 async function credential(side, api, name) {
-  side.credentials ??= [];
   while (side.credentials.length >= ACTIVE_CREDENTIALS) {
     const oldest = side.credentials.shift();
     const { etag } = await api('GET', `/v1/ingestion-credentials/${oldest}`);
@@ -679,12 +678,13 @@ function baselineCheckout(rev) {
 async function prepareSide(name, root, label, profileDir, extraNodeArgs = []) {
   const database = await throwAwayDatabase(label);
   const nodeArgs = [...extraNodeArgs, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, label)}`] : [])];
-  const side = { name, root, url: database.url, database, services: [], db: new Client({ connectionString: database.url }) };
+  // credentials: the ids of the side's active bench credentials, oldest first (see credential()).
+  const side = { name, root, url: database.url, database, services: [], credentials: [], db: new Client({ connectionString: database.url }) };
   side.start = (env = {}) => startService(database.url, { root, env: { LOG_LEVEL: 'warn', ...SERVICE_ENV, ...env }, nodeArgs });
   side.services.push(await side.start()); // migrates the database
   await side.db.connect();
   side.api = await apiOf(side.services[0].url);
-  side.tenantNumber = (await seed(side.db, side.api)).tenantNumber;
+  ({ tenantId: side.tenantId, tenantNumber: side.tenantNumber } = await seed(side.db, side.api));
   side.postmaster = await postmasterOf(side.db);
   return side;
 }
@@ -718,16 +718,16 @@ async function slicedComparison(sides) {
   printSlices(sides, results);
 }
 
+/** One loaded server of the slices: a side's service, or a floor (`kind`; the bare one has no side, so no database). */
+function slicePart(side, service, token, kind = undefined) {
+  return { side, kind, service, posters: [poster(service.url, token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+}
+
 async function slicedModes(sides, results) {
   // The durable floor writes into the working tree's database, as its tenant through a credential of its own (made
   // before the processing service is paused; its rows are processed when that service resumes).
   const tree = sides[sides.length - 1];
-  const durable = FLOOR
-    ? {
-        credentialId: (await credential(tree, tree.api, 'bench slices durable floor')).id,
-        tenantId: (await tree.db.query(`SELECT tenant_id FROM tenants WHERE key = 'bench'`)).rows[0].tenant_id,
-      }
-    : null;
+  const durableCredential = FLOOR ? await credential(tree, tree.api, 'bench slices durable floor') : null;
   for (const mode of ['end to end, 1 process', 'ack path alone']) {
     const parts = [];
     for (const side of sides) {
@@ -738,7 +738,7 @@ async function slicedModes(sides, results) {
         await drained(side.db, 100);
         process.kill(side.services[0].pid, 'SIGSTOP');
       }
-      const part = { side, service, posters: [poster(service.url, run.token, CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      const part = slicePart(side, service, run.token);
       await send(part.posters, part.next, WARM_UP);
       if (mode !== 'ack path alone') await drained(side.db, 100);
       parts.push(part);
@@ -746,14 +746,14 @@ async function slicedModes(sides, results) {
     if (mode === 'ack path alone' && FLOOR) {
       // The floor takes its slices among the ack path's: the same load, on the same machine at the same time.
       const service = await startBenchServer('bare-ack-server.js');
-      const part = { side: null, kind: 'floor', service, posters: [poster(service.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      const part = slicePart(null, service, 'floor', 'floor');
       await send(part.posters, part.next, WARM_UP);
       parts.push(part);
       // The durable floor: the same bare intake, each 202 after the service's own group commit of the raw row.
       const durableService = await startBenchServer('durable-ack-server.js', {
-        env: { DATABASE_URL: tree.url, TENANT_ID: durable.tenantId, CREDENTIAL_ID: durable.credentialId, DIST: join(tree.root, 'dist') },
+        env: { DATABASE_URL: tree.url, TENANT_ID: tree.tenantId, CREDENTIAL_ID: durableCredential.id, DIST: join(tree.root, 'dist') },
       });
-      const durablePart = { side: tree, kind: 'durable floor', service: durableService, posters: [poster(durableService.url, 'floor', CONNECTIONS)], next: uplinks(), acked: 0, processed: 0, seconds: 0, service_cpu: 0, pg_cpu: 0, latencies: [] };
+      const durablePart = slicePart(tree, durableService, 'floor', 'durable floor');
       await send(durablePart.posters, durablePart.next, WARM_UP);
       parts.push(durablePart);
     }
@@ -822,14 +822,15 @@ function printSlices(sides, results) {
   // the working tree's pipeline statements (its PostgreSQL CPU end to end less its ack path's).
   const [treeEndToEnd, treeAck] = [b.find((r) => r.mode !== 'ack path alone'), b.find((r) => r.mode === 'ack path alone')];
   const pipelinePostgres = Math.max(0, treeEndToEnd.postgres - treeAck.postgres);
-  const fixed = durable.service + durable.postgres + pipelinePostgres;
+  const durableAck = durable.service + durable.postgres;
+  const fixed = durableAck + pipelinePostgres;
   const share = (ms) => `${((ms / budget) * 100).toFixed(0)}%`;
   log(
-    `durable floor (${DURABLE_FLOOR_MODE}, slices among the ack path's): ${fmt(durable.perSecond)} acks/s, ack p99 ${durable.p99.toFixed(1)} ms, CPU ${(durable.service + durable.postgres).toFixed(3)} ms per uplink` +
+    `durable floor (${DURABLE_FLOOR_MODE}, slices among the ack path's): ${fmt(durable.perSecond)} acks/s, ack p99 ${durable.p99.toFixed(1)} ms, CPU ${durableAck.toFixed(3)} ms per uplink` +
       ` (${durable.service.toFixed(3)} + ${durable.postgres.toFixed(3)}; ${sides[1].name}'s ack path ${(treeAck.service + treeAck.postgres).toFixed(3)})`,
   );
   log(
-    `with ${sides[1].name}'s rows: the durable floor's ack ${(durable.service + durable.postgres).toFixed(3)} + its pipeline's PostgreSQL CPU ${pipelinePostgres.toFixed(3)} = ${fixed.toFixed(3)} ms per uplink,` +
+    `with ${sides[1].name}'s rows: the durable floor's ack ${durableAck.toFixed(3)} + its pipeline's PostgreSQL CPU ${pipelinePostgres.toFixed(3)} = ${fixed.toFixed(3)} ms per uplink,` +
       ` ${share(fixed)} of the goal's budget before any of the pipeline's service work (${sides[1].name}: ${Math.max(0, treeEndToEnd.service - treeAck.service).toFixed(3)} ms) or the ack path's rules (${Math.max(0, treeAck.service - durable.service).toFixed(3)} ms);` +
       ` left for them: ${(budget - fixed).toFixed(3)} ms`,
   );
